@@ -1,0 +1,187 @@
+"""Gmsh-API builders of the structured meshes used by the cases.
+
+Each builder opens its own Gmsh model, meshes it with transfinite (mapped)
+quadrangles, reads the nodes and physical groups back into a :class:`Mesh`
+and closes Gmsh again, so that builders can be called from any thread or
+worker process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from fem2d.errors import MeshError
+from fem2d.mesh.mesh import NODES_PER_CELL, CellBlock, Mesh, compact
+
+#: Gmsh element type number -> our cell kind.
+GMSH_KIND = {15: "point", 1: "seg2", 8: "seg3", 3: "quad4", 16: "quad8"}
+
+_GMSH_LOCK = threading.Lock()  # Gmsh holds one global model per process
+
+
+def _gmsh():
+    import gmsh  # imported lazily: loading the Gmsh library costs ~0.1 s
+
+    return gmsh
+
+
+def _mesh_with_gmsh(build: Callable, element: str, source: str) -> Mesh:
+    """Run ``build(gmsh)`` (geometry and physical groups), mesh, read back."""
+    if element not in ("quad4", "quad8"):
+        raise MeshError(f"{source}: element must be 'quad4' or 'quad8', got {element!r}")
+    gmsh = _gmsh()
+    with _GMSH_LOCK:
+        gmsh.initialize(readConfigFiles=False, interruptible=False)
+        try:
+            gmsh.option.setNumber("General.Terminal", 0)
+            gmsh.model.add(source)
+            build(gmsh)
+            gmsh.model.geo.synchronize()
+            gmsh.model.mesh.generate(2)
+            if element == "quad8":
+                gmsh.option.setNumber("Mesh.SecondOrderIncomplete", 1)
+                gmsh.model.mesh.setOrder(2)
+            return _read_gmsh_model(gmsh, source)
+        finally:
+            gmsh.finalize()
+
+
+def _read_gmsh_model(gmsh, source: str) -> Mesh:
+    """Nodes and physical groups of the current Gmsh model as a Mesh."""
+    tags, xyz, _ = gmsh.model.mesh.getNodes()
+    index = np.full(int(tags.max()) + 1, -1, dtype=np.int64)
+    index[tags.astype(np.int64)] = np.arange(len(tags))
+    points = xyz.reshape(-1, 3)[:, :2]
+    groups: dict[str, CellBlock] = {}
+    for dim, ptag in gmsh.model.getPhysicalGroups():
+        name = gmsh.model.getPhysicalName(dim, ptag)
+        conns, kinds = [], set()
+        for entity in gmsh.model.getEntitiesForPhysicalGroup(dim, ptag):
+            if dim == 0:
+                node_tags, _, _ = gmsh.model.mesh.getNodes(0, int(entity))
+                kinds.add("point")
+                conns.append(index[node_tags.astype(np.int64)].reshape(-1, 1))
+                continue
+            types, _, node_tags = gmsh.model.mesh.getElements(dim, int(entity))
+            for etype, ntags in zip(types, node_tags):
+                kind = GMSH_KIND[int(etype)]
+                kinds.add(kind)
+                conns.append(index[ntags.astype(np.int64)].reshape(-1, NODES_PER_CELL[kind]))
+        if len(kinds) != 1:
+            raise MeshError(f"{source}: group {name!r} mixes cell kinds {sorted(kinds)}")
+        groups[name] = CellBlock(kinds.pop(), np.vstack(conns))
+    return Mesh(points, groups, source)
+
+
+def _structured_rectangle(gmsh, x0: float, y0: float, x1: float, y1: float, nx: int, ny: int):
+    """A transfinite quadrangle patch; returns (corner points, edges, surface).
+
+    Edges are numbered bottom, right, top, left; corners from (x0, y0)
+    counter-clockwise.
+    """
+    geo = gmsh.model.geo
+    corners = [geo.addPoint(x0, y0, 0), geo.addPoint(x1, y0, 0), geo.addPoint(x1, y1, 0), geo.addPoint(x0, y1, 0)]
+    edges = [geo.addLine(corners[i], corners[(i + 1) % 4]) for i in range(4)]
+    surface = geo.addPlaneSurface([geo.addCurveLoop(edges)])
+    for edge, n in zip(edges, (nx, ny, nx, ny)):
+        geo.mesh.setTransfiniteCurve(edge, n + 1)
+    geo.mesh.setTransfiniteSurface(surface, cornerTags=corners)
+    geo.mesh.setRecombine(2, surface)
+    return corners, edges, surface
+
+
+def _orient_counter_clockwise(mesh: Mesh) -> Mesh:
+    """Reorder the nodes of 2D cells so that every cell is counter-clockwise."""
+    for name, block in mesh.groups.items():
+        if block.dimension != 2:
+            continue
+        x = mesh.points[block.nodes[:, :4]]
+        # shoelace area of the corner polygon
+        area = 0.5 * np.sum(x[:, :, 0] * np.roll(x[:, :, 1], -1, 1) - np.roll(x[:, :, 0], -1, 1) * x[:, :, 1], 1)
+        flip = area < 0
+        if flip.any():
+            order = [0, 3, 2, 1] if block.kind == "quad4" else [0, 3, 2, 1, 7, 6, 5, 4]
+            nodes = block.nodes.copy()
+            nodes[flip] = nodes[flip][:, order]
+            mesh.groups[name] = CellBlock(block.kind, nodes)
+    return mesh
+
+
+def _linear_edges(mesh: Mesh, names: tuple[str, ...]) -> Mesh:
+    """Make the named groups straight two-node segments (discrete springs)."""
+    for name in names:
+        block = mesh.groups[name]
+        if block.kind == "seg3":
+            mesh.groups[name] = CellBlock("seg2", block.nodes[:, :2])
+    return compact(mesh)
+
+
+def sliding_block(element: str = "quad4", refine: int = 0) -> Mesh:
+    """The SDNV104 mesh: a 1 m block on a 20 m support, two lateral springs.
+
+    Level 0 is code_aster's mesh: the block PATIN = [0,1]^2 in 5 x 5 cells and
+    the support BATI = [-0.1, 20] x [-0.1, 0] in one cell; each level halves
+    the cell size of both. Groups, named as in code_aster's command file:
+    PATIN, BATI (cells); LESC (block bottom, slave), LMAI (support top,
+    master), FSUP (block top), FLAT (block left face) (edges); A = (0, 0),
+    R1 = (1.1, 0), R2 = (1.1, 1) (nodes); RESLAT (the two SEG2 springs from
+    the block corners (1, 0) and (1, 1) to R1 and R2).
+    """
+    if not isinstance(refine, int) or refine < 0 or refine > 8:
+        raise MeshError(f"sliding_block: mesh.refine must be an integer in 0..8, got {refine!r}")
+    n_block, n_support = 5 * 2**refine, 2**refine
+
+    def build(gmsh):
+        geo = gmsh.model.geo
+        corners, edges, block = _structured_rectangle(gmsh, 0.0, 0.0, 1.0, 1.0, n_block, n_block)
+        _, s_edges, support = _structured_rectangle(gmsh, -0.1, -0.1, 20.0, 0.0, n_support, n_support)
+        r1, r2 = geo.addPoint(1.1, 0.0, 0.0), geo.addPoint(1.1, 1.0, 0.0)
+        springs = [geo.addLine(corners[1], r1), geo.addLine(corners[2], r2)]
+        for spring in springs:
+            geo.mesh.setTransfiniteCurve(spring, 2)
+        geo.synchronize()
+        add = gmsh.model.addPhysicalGroup
+        add(2, [block], name="PATIN")
+        add(2, [support], name="BATI")
+        add(1, [edges[0]], name="LESC")
+        add(1, [s_edges[2]], name="LMAI")
+        add(1, [edges[2]], name="FSUP")
+        add(1, [edges[3]], name="FLAT")
+        add(1, springs, name="RESLAT")
+        add(0, [corners[0]], name="A")
+        add(0, [r1], name="R1")
+        add(0, [r2], name="R2")
+
+    source = f"sliding_block(element={element!r}, refine={refine})"
+    mesh = _mesh_with_gmsh(build, element, source)
+    return _orient_counter_clockwise(_linear_edges(mesh, ("RESLAT",)))
+
+
+def rectangle(
+    length: float, height: float, nx: int, ny: int, element: str = "quad4", origin: tuple[float, float] = (0.0, 0.0)
+) -> Mesh:
+    """A structured rectangle with groups BODY, BOTTOM, RIGHT, TOP, LEFT and
+    the corner nodes SW, SE, NE, NW (a cantilever, a patch-test domain...)."""
+    if nx < 1 or ny < 1 or length <= 0 or height <= 0:
+        raise MeshError(f"rectangle: need positive sizes and cell counts, got {length}x{height}, {nx}x{ny}")
+    x0, y0 = origin
+
+    def build(gmsh):
+        corners, edges, surface = _structured_rectangle(gmsh, x0, y0, x0 + length, y0 + height, nx, ny)
+        gmsh.model.geo.synchronize()
+        add = gmsh.model.addPhysicalGroup
+        add(2, [surface], name="BODY")
+        for edge, name in zip(edges, ("BOTTOM", "RIGHT", "TOP", "LEFT")):
+            add(1, [edge], name=name)
+        for corner, name in zip(corners, ("SW", "SE", "NE", "NW")):
+            add(0, [corner], name=name)
+
+    source = f"rectangle({length}x{height}, {nx}x{ny}, {element!r})"
+    return _orient_counter_clockwise(_mesh_with_gmsh(build, element, source))
+
+
+#: Builders a case file may name in ``mesh.geometry``.
+BUILDERS: dict[str, Callable[..., Mesh]] = {"sliding_block": sliding_block, "rectangle": rectangle}

@@ -1,0 +1,100 @@
+"""Reading and writing meshes through meshio (Gmsh .msh, VTU, MED, ...).
+
+Groups travel as Gmsh physical groups (``gmsh:physical`` cell data plus
+``field_data`` names) or, for formats without them, as meshio ``cell_sets``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from fem2d.errors import MeshError
+from fem2d.mesh.mesh import CellBlock, Mesh
+
+#: our cell kind <-> meshio cell type (the node orderings agree).
+MESHIO_TYPE = {"point": "vertex", "seg2": "line", "seg3": "line3", "quad4": "quad", "quad8": "quad8"}
+KIND_OF_MESHIO = {v: k for k, v in MESHIO_TYPE.items()}
+
+
+def to_meshio(mesh: Mesh):
+    """A meshio.Mesh with one cell block and one Gmsh physical group per group."""
+    import meshio
+
+    cells, physical, field_data = [], [], {}
+    for tag, (name, block) in enumerate(sorted(mesh.groups.items()), start=1):
+        cells.append(meshio.CellBlock(MESHIO_TYPE[block.kind], block.nodes))
+        physical.append(np.full(len(block), tag, dtype=int))
+        field_data[name] = np.array([tag, block.dimension])
+    points = np.column_stack([mesh.points, np.zeros(mesh.n_nodes)])
+    return meshio.Mesh(
+        points,
+        cells,
+        cell_data={"gmsh:physical": physical, "gmsh:geometrical": [p.copy() for p in physical]},
+        field_data=field_data,
+    )
+
+
+def from_meshio(m, source: str = "<meshio>") -> Mesh:
+    """Our Mesh from a meshio.Mesh carrying physical groups or cell sets."""
+    groups: dict[str, list[CellBlock]] = {}
+    physical = m.cell_data.get("gmsh:physical")
+    if physical is not None and m.field_data:
+        name_of = {(int(v[1]), int(v[0])): k for k, v in m.field_data.items()}
+        for block, tags in zip(m.cells, physical):
+            kind = _kind(block.type, source)
+            dim = {"point": 0, "seg2": 1, "seg3": 1, "quad4": 2, "quad8": 2}[kind]
+            for tag in np.unique(tags):
+                name = name_of.get((dim, int(tag)), f"{dim}:{int(tag)}")
+                groups.setdefault(name, []).append(CellBlock(kind, block.data[tags == tag]))
+    elif m.cell_sets:
+        for name, per_block in m.cell_sets.items():
+            for block, ids in zip(m.cells, per_block):
+                if ids is not None and len(ids):
+                    groups.setdefault(name, []).append(CellBlock(_kind(block.type, source), block.data[ids]))
+    else:
+        raise MeshError(f"{source}: the mesh has no physical groups or cell sets; fem2d needs named groups")
+    merged = {}
+    for name, blocks in groups.items():
+        kinds = {b.kind for b in blocks}
+        if len(kinds) != 1:
+            raise MeshError(f"{source}: group {name!r} mixes cell kinds {sorted(kinds)}")
+        merged[name] = CellBlock(blocks[0].kind, np.vstack([b.nodes for b in blocks]))
+    return Mesh(np.asarray(m.points)[:, :2], merged, source)
+
+
+def _kind(meshio_type: str, source: str) -> str:
+    try:
+        return KIND_OF_MESHIO[meshio_type]
+    except KeyError:
+        raise MeshError(
+            f"{source}: cell type {meshio_type!r} is not supported; expected one of {sorted(KIND_OF_MESHIO)}"
+        ) from None
+
+
+def read_mesh(path: str | os.PathLike) -> Mesh:
+    """Read any meshio-readable file with named groups."""
+    import meshio
+
+    path = Path(path)
+    if not path.is_file():
+        raise MeshError(f"{path}: mesh file not found")
+    try:
+        m = meshio.read(path)
+    except Exception as exc:  # meshio raises many kinds; report one line
+        raise MeshError(f"{path}: cannot read mesh ({type(exc).__name__}: {exc})") from None
+    return from_meshio(m, str(path))
+
+
+def write_mesh(mesh: Mesh, path: str | os.PathLike, file_format: str | None = None) -> None:
+    """Write a mesh atomically; ``.msh`` files are Gmsh 2.2 ASCII (readable by Gmsh and meshio)."""
+    import meshio
+
+    path = Path(path)
+    if file_format is None and path.suffix == ".msh":
+        file_format = "gmsh22"
+    tmp = path.with_name(path.name + ".tmp" + path.suffix)
+    meshio.write(tmp, to_meshio(mesh), file_format=file_format, **({"binary": False} if file_format == "gmsh22" else {}))
+    os.replace(tmp, path)

@@ -1,0 +1,114 @@
+"""The mesh: node coordinates and named groups of cells.
+
+A :class:`Mesh` is plain data. Every group holds cells of one kind, as
+code_aster's ``GROUP_MA`` usually do: ``PATIN`` is a block of QUAD4 (or QUAD8)
+cells, ``LESC`` a block of SEG2 (or SEG3) edges, ``A`` a single POINT cell.
+Node ordering follows Gmsh, meshio and VTK:
+
+* ``quad4``: corners counter-clockwise;
+* ``quad8``: corners counter-clockwise, then the mid-side nodes of the edges
+  (0,1), (1,2), (2,3), (3,0);
+* ``seg2``: the two ends; ``seg3``: the two ends, then the middle node;
+* ``point``: one node.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fem2d.errors import MeshError
+
+#: Number of nodes of each cell kind.
+NODES_PER_CELL: dict[str, int] = {"point": 1, "seg2": 2, "seg3": 3, "quad4": 4, "quad8": 8}
+
+#: Topological dimension of each cell kind.
+CELL_DIMENSION: dict[str, int] = {"point": 0, "seg2": 1, "seg3": 1, "quad4": 2, "quad8": 2}
+
+
+@dataclass(frozen=True)
+class CellBlock:
+    """Cells of one kind: ``nodes[c, j]`` is the j-th node of cell c."""
+
+    kind: str
+    nodes: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.kind not in NODES_PER_CELL:
+            raise MeshError(f"unknown cell kind {self.kind!r}; expected one of {sorted(NODES_PER_CELL)}")
+        nodes = np.asarray(self.nodes, dtype=np.int64).reshape(-1, NODES_PER_CELL[self.kind])
+        object.__setattr__(self, "nodes", nodes)
+
+    @property
+    def dimension(self) -> int:
+        return CELL_DIMENSION[self.kind]
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+
+@dataclass
+class Mesh:
+    """Node coordinates ``points`` (n, 2) and named groups of cells.
+
+    ``source`` names where the mesh came from (a file, a builder) so that
+    errors can point at it.
+    """
+
+    points: np.ndarray
+    groups: dict[str, CellBlock] = field(default_factory=dict)
+    source: str = "<mesh>"
+
+    def __post_init__(self) -> None:
+        pts = np.asarray(self.points, dtype=float)
+        if pts.ndim != 2 or pts.shape[1] < 2:
+            raise MeshError(f"{self.source}: points must be an (n, 2) array, got shape {pts.shape}")
+        self.points = np.ascontiguousarray(pts[:, :2])
+        for name, block in self.groups.items():
+            if len(block) and (block.nodes.min() < 0 or block.nodes.max() >= len(self.points)):
+                raise MeshError(f"{self.source}: group {name!r} refers to nodes outside 0..{len(self.points) - 1}")
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.points)
+
+    def group(self, name: str) -> CellBlock:
+        """The cells of group ``name``; a clear error names the known groups."""
+        try:
+            return self.groups[name]
+        except KeyError:
+            raise MeshError(
+                f"{self.source}: no group named {name!r}; the mesh has {', '.join(sorted(self.groups)) or 'no groups'}"
+            ) from None
+
+    def group_nodes(self, name: str) -> np.ndarray:
+        """Sorted unique node ids of group ``name``."""
+        return np.unique(self.group(name).nodes)
+
+    def node(self, name: str) -> int:
+        """The single node of a one-node group (code_aster's GROUP_NO of one node)."""
+        nodes = self.group_nodes(name)
+        if len(nodes) != 1:
+            raise MeshError(f"{self.source}: group {name!r} has {len(nodes)} nodes; expected exactly one")
+        return int(nodes[0])
+
+    def cells_of_dimension(self, dim: int) -> dict[str, CellBlock]:
+        """The groups whose cells have topological dimension ``dim``."""
+        return {n: b for n, b in self.groups.items() if b.dimension == dim}
+
+    def summary(self) -> str:
+        """One line per group: name, kind, number of cells."""
+        lines = [f"{self.source}: {self.n_nodes} nodes"]
+        lines += [f"  {n:<8s} {b.kind:<6s} {len(b):6d} cells" for n, b in sorted(self.groups.items())]
+        return "\n".join(lines)
+
+
+def compact(mesh: Mesh) -> Mesh:
+    """Drop the nodes that no group refers to and renumber the rest in order."""
+    used = np.zeros(mesh.n_nodes, dtype=bool)
+    for block in mesh.groups.values():
+        used[block.nodes.ravel()] = True
+    new_id = np.cumsum(used) - 1
+    groups = {n: CellBlock(b.kind, new_id[b.nodes]) for n, b in mesh.groups.items()}
+    return Mesh(mesh.points[used], groups, mesh.source)
