@@ -66,7 +66,9 @@ class ContactZone:
         return len(self.boundary_nodes)
 
 
-def make_zone(points: np.ndarray, slave_edges: CellBlock, master_edges: CellBlock, mu: float, name: str = "zone") -> ContactZone:
+def make_zone(
+    points: np.ndarray, slave_edges: CellBlock, master_edges: CellBlock, mu: float, name: str = "zone"
+) -> ContactZone:
     """Build a :class:`ContactZone` from the mesh coordinates and the two edge groups."""
     slave_nodes = np.unique(slave_edges.nodes)
     master_nodes = np.unique(master_edges.nodes)

@@ -1,6 +1,6 @@
 """Meshes: the Mesh type, Gmsh builders and meshio I/O."""
 
-from fem2d.mesh.builders import BUILDERS, rectangle, sliding_block
+from fem2d.mesh.builders import BUILDERS, rectangle, single_node, sliding_block
 from fem2d.mesh.io import read_mesh, write_mesh
 from fem2d.mesh.mesh import CELL_DIMENSION, NODES_PER_CELL, CellBlock, Mesh, compact
 
@@ -13,6 +13,7 @@ __all__ = [
     "compact",
     "read_mesh",
     "rectangle",
+    "single_node",
     "sliding_block",
     "write_mesh",
 ]

@@ -161,12 +161,23 @@ def sliding_block(element: str = "quad4", refine: int = 0) -> Mesh:
 
 
 def rectangle(
-    length: float, height: float, nx: int, ny: int, element: str = "quad4", origin: tuple[float, float] = (0.0, 0.0)
+    length: float = 1.0,
+    height: float = 1.0,
+    nx: int = 1,
+    ny: int = 1,
+    element: str = "quad4",
+    refine: int = 0,
+    origin: tuple[float, float] = (0.0, 0.0),
 ) -> Mesh:
-    """A structured rectangle with groups BODY, BOTTOM, RIGHT, TOP, LEFT and
-    the corner nodes SW, SE, NE, NW (a cantilever, a patch-test domain...)."""
-    if nx < 1 or ny < 1 or length <= 0 or height <= 0:
-        raise MeshError(f"rectangle: need positive sizes and cell counts, got {length}x{height}, {nx}x{ny}")
+    """A structured rectangle of nx x ny cells (times 2**refine in each
+    direction) with groups BODY, BOTTOM, RIGHT, TOP, LEFT, the corner nodes
+    SW, SE, NE, NW and, when it is a node, the centre of the right edge, EAST
+    (a cantilever, a patch-test domain...)."""
+    if not (isinstance(nx, int) and isinstance(ny, int)) or nx < 1 or ny < 1 or length <= 0 or height <= 0:
+        raise MeshError(f"rectangle: need positive sizes and integer cell counts, got {length}x{height}, {nx}x{ny}")
+    if not isinstance(refine, int) or not 0 <= refine <= 8:
+        raise MeshError(f"rectangle: refine must be an integer in 0..8, got {refine!r}")
+    nx, ny = nx * 2**refine, ny * 2**refine
     x0, y0 = origin
 
     def build(gmsh):
@@ -180,8 +191,23 @@ def rectangle(
             add(0, [corner], name=name)
 
     source = f"rectangle({length}x{height}, {nx}x{ny}, {element!r})"
-    return _orient_counter_clockwise(_mesh_with_gmsh(build, element, source))
+    mesh = _orient_counter_clockwise(_mesh_with_gmsh(build, element, source))
+    east = np.flatnonzero(np.isclose(mesh.points[:, 0], x0 + length) & np.isclose(mesh.points[:, 1], y0 + height / 2))
+    if len(east) == 1:
+        mesh.groups["EAST"] = CellBlock("point", east)
+    return mesh
+
+
+def single_node(element: str = "quad4", refine: int = 0, x: float = 0.0, y: float = 0.0, name: str = "NO1") -> Mesh:
+    """One node (group ``name``) for discrete models such as SDND104 and
+    SDND101 (code_aster's single POI1 mesh); ``element`` and ``refine`` are
+    accepted for uniformity and ignored."""
+    return Mesh(np.array([[x, y]]), {name: CellBlock("point", np.array([[0]]))}, f"single_node({name})")
 
 
 #: Builders a case file may name in ``mesh.geometry``.
-BUILDERS: dict[str, Callable[..., Mesh]] = {"sliding_block": sliding_block, "rectangle": rectangle}
+BUILDERS: dict[str, Callable[..., Mesh]] = {
+    "sliding_block": sliding_block,
+    "rectangle": rectangle,
+    "single_node": single_node,
+}

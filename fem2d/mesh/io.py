@@ -96,5 +96,6 @@ def write_mesh(mesh: Mesh, path: str | os.PathLike, file_format: str | None = No
     if file_format is None and path.suffix == ".msh":
         file_format = "gmsh22"
     tmp = path.with_name(path.name + ".tmp" + path.suffix)
-    meshio.write(tmp, to_meshio(mesh), file_format=file_format, **({"binary": False} if file_format == "gmsh22" else {}))
+    options = {"binary": False} if file_format == "gmsh22" else {}
+    meshio.write(tmp, to_meshio(mesh), file_format=file_format, **options)
     os.replace(tmp, path)

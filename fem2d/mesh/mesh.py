@@ -69,6 +69,10 @@ class Mesh:
             if len(block) and (block.nodes.min() < 0 or block.nodes.max() >= len(self.points)):
                 raise MeshError(f"{self.source}: group {name!r} refers to nodes outside 0..{len(self.points) - 1}")
 
+    def __repr__(self) -> str:
+        groups = ", ".join(f"{n}:{b.kind}x{len(b)}" for n, b in sorted(self.groups.items()))
+        return f"Mesh({self.source}, {self.n_nodes} nodes, {groups})"
+
     @property
     def n_nodes(self) -> int:
         return len(self.points)

@@ -1,0 +1,246 @@
+"""What a case file may say: every section, key, type and default.
+
+A case file is data, like a code_aster command file: the mesh, materials,
+supports, discrete elements, loads and their time functions, contact or
+obstacles, the time scheme, what to report, and the references the results
+are checked against (with their source and tolerance).
+"""
+
+from __future__ import annotations
+
+from fem2d.schema import (
+    Any_,
+    Array,
+    Boolean,
+    Integer,
+    Optional,
+    Real,
+    String,
+    Table,
+    TableList,
+)
+
+ELEMENTS = ("quad4", "quad8")
+METHODS = ("lagrange", "penalty", "continuous")
+SCHEMES = ("newmark", "hht")
+INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
+COMPONENTS = ("dx", "dy")
+
+_vector2 = Array(item=Real(), length=2)
+
+CASE = Table(
+    fields={
+        "name": String(doc="case name, used for the default output directory"),
+        "title": String(default="", doc="one line shown in tables"),
+        "kind": String(choices=("direct", "modal"), doc="direct FE dynamics or reduced-modal"),
+        "description": String(default=""),
+        "extends": Optional(inner=String(), doc="a case this one starts from (its tables merged, arrays replaced)"),
+    }
+)
+
+MESH = Table(
+    fields={
+        "geometry": Optional(inner=String(), doc="a built-in Gmsh builder (sliding_block, rectangle, point)"),
+        "file": Optional(inner=String(), doc="a meshio-readable file with named groups, relative to the case file"),
+        "element": String(default="quad4", choices=ELEMENTS),
+        "refine": Integer(default=0, min=0, max=8, doc="0 is the case's base mesh; each level halves h"),
+        "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts)"),
+    }
+)
+
+MODEL = Table(
+    fields={
+        "hypothesis": String(default="plane_strain", choices=("plane_strain", "plane_stress")),
+        "thickness": Real(default=1.0, positive=True, doc="m"),
+        "lumped_mass": Boolean(default=False),
+    }
+)
+
+MATERIAL = Table(
+    fields={
+        "group": String(),
+        "E": Real(positive=True, doc="Young's modulus, Pa"),
+        "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
+        "rho": Real(min=0.0, doc="density, kg/m^3"),
+    }
+)
+
+SUPPORT = Table(
+    fields={
+        "group": String(),
+        "dofs": Array(item=String(choices=COMPONENTS), min_length=1),
+        "value": Real(default=0.0, doc="prescribed displacement, m"),
+    }
+)
+
+SPRING = Table(
+    fields={
+        "group": String(doc="SEG2 cells, each a two-node spring (code_aster DIS_T on SEG2)"),
+        "k_axial": Real(min=0.0, doc="N/m along node1 -> node2"),
+        "k_transverse": Real(default=0.0, min=0.0, doc="N/m across"),
+    }
+)
+
+NODAL = Table(
+    fields={
+        "group": String(doc="nodes carrying a point mass / spring to ground (DIS_T on POI1)"),
+        "mass": Real(default=0.0, min=0.0, doc="kg"),
+        "stiffness": Array(item=Real(min=0.0), length=2, default=[0.0, 0.0], doc="N/m in x and y"),
+    }
+)
+
+LOAD = Table(
+    fields={
+        "type": String(choices=("pressure", "traction", "force", "body")),
+        "group": String(),
+        "value": Optional(inner=Real(), doc="pressure in Pa (positive pushes into the body)"),
+        "vector": Optional(inner=_vector2, doc="traction Pa, nodal force N or body force N/m^3"),
+        "function": String(default="constant", doc="name of a [functions.NAME] table, or 'constant'"),
+    }
+)
+
+FUNCTION = Table(
+    fields={
+        "type": String(choices=("constant", "piecewise_linear", "sine")),
+        "t": Optional(inner=Array(item=Real(), min_length=1), doc="s, increasing"),
+        "values": Optional(inner=Array(item=Real(), min_length=1)),
+        "amplitude": Real(default=1.0),
+        "omega": Real(default=0.0, doc="rad/s"),
+        "phase": Real(default=0.0, doc="rad"),
+    }
+)
+
+INITIAL = Table(
+    fields={
+        "group": String(),
+        "velocity": _vector2,
+    }
+)
+
+CONTACT = Table(
+    fields={
+        "method": String(default="lagrange", choices=METHODS),
+        "slave": Optional(inner=String()),
+        "master": Optional(inner=String()),
+        "mu": Real(default=0.0, min=0.0, doc="Coulomb coefficient"),
+        "e_n": Optional(inner=Real(positive=True), doc="penalty normal stiffness, N/m (default: from E and h)"),
+        "e_t": Optional(inner=Real(positive=True), doc="penalty tangential stiffness, N/m"),
+        "integration": String(default="nodal", choices=("nodal", "gauss")),
+        "rho_n": Real(default=100.0, positive=True, doc="augmentation, code_aster's COEF_REGU_CONT"),
+        "rho_t": Real(default=100.0, positive=True, doc="augmentation, code_aster's COEF_REGU_FROT"),
+        "max_iter": Integer(default=50, min=1),
+        "tolerance": Real(default=1e-10, positive=True, doc="relative"),
+    }
+)
+
+TIME = Table(
+    fields={
+        "scheme": String(default="newmark", choices=SCHEMES),
+        "beta": Real(default=0.25, positive=True),
+        "gamma": Real(default=0.5, positive=True),
+        "alpha": Real(
+            default=-0.3, min=-1.0 / 3.0, max=0.0, doc="HHT alpha (code_aster's modified average acceleration)"
+        ),
+        "dt": Optional(inner=Real(positive=True), doc="s (initial step for adapt)"),
+        "end": Optional(inner=Real(positive=True), doc="s"),
+        "cut_factor": Integer(default=5, min=2, doc="a failed step is cut into this many"),
+        "min_dt": Real(default=1e-7, positive=True, doc="s"),
+    }
+)
+
+SOLVER = Table(fields={"linear": String(default="superlu")})
+
+REPORT = Table(
+    fields={
+        "node": Optional(inner=String(), doc="one-node group whose displacement is reported"),
+        "component": String(default="dx", choices=COMPONENTS),
+        "at_times": Array(item=Real(min=0.0), default=[]),
+        "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),
+        "modes": Integer(default=0, min=0, doc="report the first N natural frequencies f_1..f_N (Hz)"),
+    }
+)
+
+MODAL = Table(
+    fields={
+        "integrator": String(default="euler", choices=INTEGRATORS),
+        "n_modes": Integer(default=1, min=1),
+        "damping": Real(default=0.0, min=0.0, doc="modal damping ratio"),
+        "archive": Integer(default=1, min=1, doc="keep every N-th step"),
+    }
+)
+
+OBSTACLE = Table(
+    fields={
+        "type": String(default="plan_z", choices=("plan_z", "plane")),
+        "node": Optional(inner=String()),
+        "normal": Array(item=Real(), length=2, default=[0.0, 1.0], doc="obstacle normal (global frame)"),
+        "origin": Array(item=Real(), length=2, default=[0.0, 0.0]),
+        "gap": Real(default=0.0, doc="m"),
+        "kn": Real(default=0.0, min=0.0, doc="N/m"),
+        "cn": Real(default=0.0, min=0.0, doc="N s/m"),
+        "kt": Real(default=0.0, min=0.0, doc="N/m"),
+        "ct": Optional(inner=Real(min=0.0), doc="N s/m (default: code_aster's rule)"),
+        "mu": Real(default=0.0, min=0.0, doc="dynamic Coulomb coefficient"),
+        "mu_static": Optional(inner=Real(min=0.0), doc="static coefficient (default: mu)"),
+    }
+)
+
+EXCITATION = Table(
+    fields={
+        "a0": Real(default=0.0, doc="base acceleration amplitude, m/s^2"),
+        "omega": Real(default=0.0, min=0.0, doc="rad/s"),
+        "direction": Array(item=Real(), length=2, default=[1.0, 0.0]),
+    }
+)
+
+POST = Table(
+    fields={
+        "window": Optional(inner=Array(item=Real(min=0.0), length=2), doc="[t_start, t_end], s"),
+        "threshold": Real(default=0.0, min=0.0, doc="impact force threshold, N"),
+        "blocks": Integer(default=8, min=1, doc="wear-power averaging blocks"),
+    }
+)
+
+REFERENCE = Table(
+    fields={
+        "quantity": String(),
+        "value": Real(),
+        "source": String(doc="where the value comes from"),
+        "tolerance": Real(positive=True),
+        "relative": Boolean(default=True, doc="false: absolute tolerance"),
+        "when": Table(open_keys=Any_(), doc="settings (dotted keys) the reference applies to"),
+    }
+)
+
+VARIANT = Table(
+    fields={
+        "label": String(default=""),
+        "set": Table(open_keys=Any_(), doc="dotted key -> value, as --set"),
+        "solvers": String(default="default", choices=("default", "installed")),
+    }
+)
+
+SCHEMA = Table(
+    fields={
+        "case": CASE,
+        "mesh": MESH,
+        "model": MODEL,
+        "materials": TableList(table=MATERIAL),
+        "supports": TableList(table=SUPPORT),
+        "springs": TableList(table=SPRING),
+        "nodal": TableList(table=NODAL),
+        "loads": TableList(table=LOAD),
+        "functions": Table(open_keys=FUNCTION),
+        "initial": TableList(table=INITIAL),
+        "contact": CONTACT,
+        "time": TIME,
+        "solver": SOLVER,
+        "report": REPORT,
+        "modal": MODAL,
+        "obstacle": OBSTACLE,
+        "excitation": EXCITATION,
+        "post": POST,
+        "references": TableList(table=REFERENCE),
+        "validation": TableList(table=VARIANT),
+    }
+)

@@ -1,0 +1,268 @@
+"""Case files: TOML loading, ``--set`` overrides, validation, built-in registry.
+
+A case is named either by a built-in name (a file ``cases/NAME.toml`` of this
+repository) or by the path of a TOML file. Overrides use dotted keys with
+TOML values (``time.dt=0.005``, ``post.window=[2.0, 9.5]``,
+``contact.method="penalty"``; a bare word such as ``contact.method=penalty``
+is taken as a string, since shells eat the quotes).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fem2d.case_schema import SCHEMA
+from fem2d.errors import InputError
+from fem2d.schema import Table, TableList, lookup
+
+#: Where the built-in case files live (``FEM2D_CASES`` adds directories in front).
+CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
+
+
+def case_dirs() -> list[Path]:
+    extra = [Path(p) for p in os.environ.get("FEM2D_CASES", "").split(os.pathsep) if p]
+    return [*extra, CASES_DIR]
+
+
+def builtin_cases() -> list[str]:
+    """Names of the built-in cases, sorted."""
+    names = {p.stem for d in case_dirs() if d.is_dir() for p in d.glob("*.toml")}
+    return sorted(names)
+
+
+def case_path(name_or_path: str | os.PathLike) -> Path:
+    """The TOML file of a built-in case name or an explicit path."""
+    text = str(name_or_path)
+    path = Path(text)
+    if path.suffix == ".toml" or os.sep in text or "/" in text:
+        if not path.is_file():
+            raise InputError(f"{path}: case file not found")
+        return path
+    for d in case_dirs():
+        candidate = d / f"{text}.toml"
+        if candidate.is_file():
+            return candidate
+    raise InputError(f"unknown case {text!r}; expected a built-in case ({', '.join(builtin_cases())}) or a .toml path")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A validated case: ``settings`` is the resolved data (defaults filled in,
+    overrides applied), ``path`` the file it came from, ``overrides`` the
+    ``--set`` pairs that were applied."""
+
+    name: str
+    settings: dict
+    path: Path | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def where(self) -> str:
+        return str(self.path) if self.path else self.name
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        """The value of a dotted key (``time.dt``, ``loads.0.value``)."""
+        node: Any = self.settings
+        for part in dotted.split("."):
+            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            elif isinstance(node, dict) and part in node:
+                node = node[part]
+            else:
+                return default
+        return node
+
+    def error(self, key: str, message: str) -> InputError:
+        """An InputError naming this case's file and ``key``."""
+        return InputError(f"{self.where}: {key}: {message}")
+
+
+def parse_value(text: str) -> Any:
+    """A ``--set`` value parsed as TOML; a bare word is a string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        if text and all(c.isalnum() or c in "_-+." for c in text):
+            return text
+        raise InputError(f"--set: cannot read {text!r} as a TOML value (strings need quotes, lists brackets)") from None
+
+
+def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
+    """``["time.dt=0.005", ...]`` -> ``{"time.dt": 0.005, ...}``."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise InputError(f"--set {pair!r}: expected KEY=VALUE, e.g. time.dt=0.005")
+        out[key] = parse_value(value.strip())
+    return out
+
+
+def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
+    spec = lookup(SCHEMA, key)
+    if spec is None or isinstance(spec, Table | TableList) and not isinstance(value, dict | list):
+        raise InputError(f"{where}: --set {key}: unknown key")
+    parts = key.split(".")
+    node: Any = data
+    for i, part in enumerate(parts[:-1]):
+        if isinstance(node, list):
+            idx = int(part)
+            if idx >= len(node):
+                raise InputError(f"{where}: --set {key}: index {idx} out of range ({len(node)} entries)")
+            node = node[idx]
+        else:
+            if part not in node:
+                node[part] = [] if isinstance(lookup(SCHEMA, ".".join(parts[: i + 1])), TableList) else {}
+            node = node[part]
+    last = parts[-1]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+
+
+def load_case(name_or_path: str | os.PathLike, overrides: Mapping[str, Any] | Iterable[str] = ()) -> Case:
+    """Read, override and validate a case; every problem is one InputError line."""
+    path = case_path(name_or_path)
+    raw = _read_with_parents(path, ())
+    pairs = dict(overrides) if isinstance(overrides, Mapping) else parse_overrides(overrides)
+    data = copy.deepcopy(raw)
+    for key, value in pairs.items():
+        _apply_override(data, key, value, str(path))
+    settings = SCHEMA.check(data, "", str(path))
+    case = Case(name=settings["case"]["name"], settings=settings, path=path, overrides=pairs)
+    _check_consistency(case)
+    return case
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path}: not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
+    """The raw TOML of ``path`` merged over the case it ``extends`` (recursively)."""
+    if path.resolve() in chain:
+        raise InputError(f"{path}: case.extends makes a cycle ({' -> '.join(str(p) for p in chain)})")
+    raw = _read_toml(path)
+    parent = raw.get("case", {}).get("extends")
+    if parent is None:
+        return raw
+    if not isinstance(parent, str):
+        raise InputError(f"{path}: case.extends: expected a case name or path, got {parent!r}")
+    local = path.parent / parent
+    parent_path = local if local.suffix == ".toml" and local.is_file() else case_path(parent)
+    base = _read_with_parents(parent_path, (*chain, path.resolve()))
+    merged = _merge(base, raw)
+    merged["case"].pop("extends", None)
+    merged["case"].setdefault("title", "")
+    return merged
+
+
+def _merge(base: dict, child: dict) -> dict:
+    """Tables merge key by key; anything else (arrays of tables included) is replaced."""
+    out = copy.deepcopy(base)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _check_consistency(case: Case) -> None:
+    """Rules that span keys (the schema checks each key alone)."""
+    s = case.settings
+    if s["time"].get("dt") is None:
+        raise case.error("time.dt", "missing; expected a number > 0 (s)")
+    if s["time"].get("end") is None:
+        raise case.error("time.end", "missing; expected a number > 0 (s)")
+    if s["time"]["dt"] > s["time"]["end"]:
+        raise case.error("time.dt", f"{s['time']['dt']} is larger than time.end = {s['time']['end']}")
+    if s["case"]["kind"] == "direct":
+        mesh = s["mesh"]
+        if (mesh.get("geometry") is None) == (mesh.get("file") is None):
+            raise case.error("mesh", "give exactly one of mesh.geometry (a builder) or mesh.file")
+        if not s["materials"]:
+            raise case.error("materials", "a direct case needs at least one [[materials]] table")
+    for i, load in enumerate(s["loads"]):
+        needs = "value" if load["type"] == "pressure" else "vector"
+        if load.get(needs) is None:
+            raise case.error(f"loads[{i}].{needs}", f"missing for a {load['type']} load")
+        fn = load["function"]
+        if fn != "constant" and fn not in s["functions"]:
+            raise case.error(f"loads[{i}].function", f"no [functions.{fn}] table (known: {sorted(s['functions'])})")
+    window = s["post"].get("window")
+    if window is not None and not window[0] < window[1]:
+        raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")
+
+
+def _matches(case: Case, when: Mapping[str, Any]) -> bool:
+    for key, expected in when.items():
+        actual = case.get(key)
+        if isinstance(expected, float | int) and isinstance(actual, float | int) and not isinstance(actual, bool):
+            if not math.isclose(float(actual), float(expected), rel_tol=1e-12, abs_tol=1e-300):
+                return False
+        elif actual != expected:
+            return False
+    return True
+
+
+def references_for(case: Case) -> list[dict]:
+    """The references whose ``when`` conditions hold for this case's settings.
+
+    When several references name the same quantity, the most specific one
+    (the one with most conditions) wins.
+    """
+    best: dict[str, dict] = {}
+    for ref in case.settings["references"]:
+        if not _matches(case, ref.get("when", {})):
+            continue
+        q = ref["quantity"]
+        if q not in best or len(ref.get("when", {})) > len(best[q].get("when", {})):
+            best[q] = ref
+    return list(best.values())
+
+
+def make_checks(case: Case, quantities: Mapping[str, float]) -> list[dict]:
+    """One TEST_RESU-like record per applicable reference.
+
+    A quantity that the run did not produce fails its check (value None).
+    """
+    checks = []
+    for ref in references_for(case):
+        value = quantities.get(ref["quantity"])
+        ref_value = ref["value"]
+        if value is None or not math.isfinite(value):
+            error, passed = None, False
+        elif ref["relative"]:
+            error = abs(value - ref_value) / abs(ref_value) if ref_value != 0 else abs(value)
+            passed = error <= ref["tolerance"]
+        else:
+            error = abs(value - ref_value)
+            passed = error <= ref["tolerance"]
+        checks.append(
+            {
+                "quantity": ref["quantity"],
+                "value": value,
+                "reference": ref_value,
+                "source": ref["source"],
+                "tolerance": ref["tolerance"],
+                "relative": ref["relative"],
+                "relative_error": error,
+                "passed": bool(passed),
+            }
+        )
+    return checks

@@ -1,0 +1,129 @@
+r"""Per-step record of a direct (Newmark) run: reported dof, contact, energies.
+
+Energies, per unit thickness (J):
+
+* kinetic :math:`T = \tfrac12 v^T M v`, elastic :math:`U = \tfrac12 u^T K_b u`
+  (bodies), springs :math:`U_s = \tfrac12 u^T K_s u`;
+* work of the loads by the trapezoidal rule,
+  :math:`W \mathrel{+}= \tfrac12 (f_n + f_{n+1}) \cdot (u_{n+1} - u_n)`;
+* friction dissipation :math:`D \mathrel{+}= -\sum_i F_{t,i}\, \Delta s_i`
+  with the end-of-step friction force (implicit) and the step's slip,
+  :math:`\ge 0` by Coulomb's law; normal contact work
+  :math:`W_n \mathrel{+}= p_{n+1} \cdot \Delta d - (-D)` (zero without penetration change).
+
+The balance :math:`T + U + U_s + D - W_n - W - E_0` is zero for the exact
+solution; for average-acceleration Newmark it is zero up to the difference
+between the trapezoidal and end-of-step friction work; HHT's numerical
+dissipation shows up in it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fem2d.contact.problem import OPEN, SLIP
+from fem2d.dynamics.newmark import StepState
+from fem2d.system import System
+
+
+@dataclass
+class DirectHistory:
+    """Time series of a direct run, as numpy arrays (see :meth:`arrays`)."""
+
+    system: System
+    report_dof: int | None = None
+
+    def __post_init__(self) -> None:
+        s = self.system
+        self._M = s.M_free
+        self._K_s = s.restrict(s.K_springs)
+        self._K_b = s.K_free - self._K_s
+        self._rows: list[dict] = []
+        self._slave_rows: list[dict] = []
+        self._work = 0.0
+        self._dissipation = 0.0
+        self._normal_work = 0.0
+        self._energy0: float | None = None
+
+    def _energies(self, state: StepState) -> tuple[float, float, float]:
+        kinetic = 0.5 * state.v @ (self._M @ state.v)
+        elastic = 0.5 * state.u @ (self._K_b @ state.u)
+        springs = 0.5 * state.u @ (self._K_s @ state.u)
+        return float(kinetic), float(elastic), float(springs)
+
+    def _value(self, state: StepState, vector: np.ndarray) -> float:
+        if self.report_dof is None:
+            return float("nan")
+        idx = self.system.free_index[self.report_dof]
+        if idx >= 0:
+            return float(vector[idx])
+        return float(self.system.fixed_values[self.system.fixed == self.report_dof][0])
+
+    def start(self, state: StepState) -> None:
+        """Record the initial state."""
+        self._energy0 = sum(self._energies(state))
+        self._record(state, iterations=0, dt=0.0)
+
+    def on_step(self, previous: StepState, state: StepState) -> None:
+        """Accumulate the work terms of the step and record its end state."""
+        s = self.system
+        du = state.u - previous.u
+        f_prev, f_new = s.force_free(previous.t), s.force_free(state.t)
+        self._work += 0.5 * float((f_prev + f_new) @ du)
+        sol = state.solution
+        if sol is not None:
+            friction = -float(np.sum(sol.tangential_force * sol.slip))
+            self._dissipation += friction
+            self._normal_work += float(state.contact_force @ du) + friction
+        self._record(state, iterations=sol.iterations if sol is not None else 1, dt=state.t - previous.t)
+
+    def _record(self, state: StepState, iterations: int, dt: float) -> None:
+        kinetic, elastic, springs = self._energies(state)
+        row = {
+            "time": state.t,
+            "dt": dt,
+            "u": self._value(state, state.u),
+            "v": self._value(state, state.v),
+            "kinetic": kinetic,
+            "elastic": elastic,
+            "springs": springs,
+            "work_loads": self._work,
+            "friction_dissipation": self._dissipation,
+            "normal_contact_work": self._normal_work,
+            "energy_residual": kinetic + elastic + springs + self._dissipation - self._normal_work - self._work
+            - (self._energy0 or 0.0),
+            "newton_iterations": iterations,
+        }
+        sol = state.solution
+        if sol is not None:
+            row.update(
+                n_active=int(np.sum(sol.status != OPEN)),
+                n_sliding=int(np.sum(sol.status == SLIP)),
+                penetration=float(max(0.0, -np.min(sol.gap))) if len(sol.gap) else 0.0,
+                normal_force=float(np.sum(sol.normal_force)),
+                tangential_force=float(np.sum(sol.tangential_force)),
+                n_left_master=int(np.sum(sol.left_master)) if len(sol.left_master) else 0,
+            )
+            self._slave_rows.append(
+                {
+                    "normal_force": sol.normal_force.copy(),
+                    "tangential_force": sol.tangential_force.copy(),
+                    "gap": sol.gap.copy(),
+                    "status": sol.status.copy(),
+                }
+            )
+        self._rows.append(row)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """Scalar series (one value per recorded instant) and, under
+        ``slave_*`` keys, (n_times, n_slave) arrays of per-node contact values.
+        The initial instant has no contact solution: its slave rows are zeros."""
+        keys = self._rows[-1].keys()
+        out = {k: np.array([r.get(k, 0.0) for r in self._rows], dtype=float) for k in keys}
+        if self._slave_rows:
+            n = len(self._slave_rows[0]["gap"])
+            for k in self._slave_rows[0]:
+                out[f"slave_{k}"] = np.vstack([np.zeros(n), *[r[k] for r in self._slave_rows]])
+        return out

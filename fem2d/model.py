@@ -1,0 +1,220 @@
+"""From a case's settings to an assembled :class:`~fem2d.system.System`.
+
+The model is what code_aster's AFFE_MODELE / AFFE_MATERIAU / AFFE_CARA_ELEM /
+AFFE_CHAR_MECA say: the mesh, the elastic bodies and their materials, the
+discrete elements (springs, point masses), the supports, the loads and their
+time functions, and the contact zones. Everything is assembled vectorised over
+cells into CSR matrices on interleaved dofs (2 per node).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from fem2d.cases import Case
+from fem2d.contact.problem import make_zone
+from fem2d.errors import InputError, MeshError
+from fem2d.fe import (
+    assemble_matrix,
+    body_force_load,
+    elasticity_matrix,
+    mass_matrices,
+    node_dofs,
+    point_force_load,
+    point_mass_matrices,
+    point_spring_matrices,
+    pressure_load,
+    spring_matrices,
+    stiffness_matrices,
+    traction_load,
+)
+from fem2d.mesh import BUILDERS, Mesh, read_mesh
+from fem2d.system import Load, System
+from fem2d.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
+
+COMPONENT = {"dx": 0, "dy": 1}
+
+
+def build_mesh(case: Case) -> Mesh:
+    """The case's mesh: a Gmsh builder (``mesh.geometry``) or a file (``mesh.file``)."""
+    m = case.settings["mesh"]
+    if m.get("file") is not None:
+        if m["refine"] != 0:
+            raise case.error("mesh.refine", "refinement needs a builder (mesh.geometry), not a mesh file")
+        path = Path(m["file"])
+        if not path.is_absolute() and case.path is not None:
+            path = case.path.parent / path
+        return read_mesh(path)
+    name = m["geometry"]
+    if name not in BUILDERS:
+        raise case.error("mesh.geometry", f"unknown builder {name!r}; expected one of {sorted(BUILDERS)}")
+    try:
+        return BUILDERS[name](element=m["element"], refine=m["refine"], **m["params"])
+    except TypeError as exc:
+        raise case.error("mesh.params", f"the {name} builder does not accept these parameters ({exc})") from None
+
+
+def time_function(case: Case, name: str) -> TimeFunction:
+    """The ``[functions.NAME]`` table as a callable of time."""
+    if name == "constant":
+        return Constant(1.0)
+    spec = case.settings["functions"][name]
+    key = f"functions.{name}"
+    if spec["type"] == "constant":
+        return Constant(spec["amplitude"])
+    if spec["type"] == "sine":
+        return Sine(spec["amplitude"], spec["omega"], spec["phase"])
+    if spec.get("t") is None or spec.get("values") is None:
+        raise case.error(key, "a piecewise_linear function needs t and values")
+    try:
+        return PiecewiseLinear(tuple(spec["t"]), tuple(spec["values"]))
+    except ValueError as exc:
+        raise case.error(key, str(exc).split(": ", 1)[-1]) from None
+
+
+def _group(case: Case, mesh: Mesh, key: str, name: str, dimension: int | None = None):
+    """A mesh group, with errors naming the case key."""
+    try:
+        block = mesh.group(name)
+    except MeshError as exc:
+        raise case.error(key, str(exc)) from None
+    if dimension is not None and block.dimension != dimension:
+        kinds = {0: "nodes", 1: "edges", 2: "cells"}
+        raise case.error(key, f"group {name!r} holds {block.kind} cells; expected {kinds[dimension]}")
+    return block
+
+
+def build_system(case: Case) -> tuple[System, dict[str, Any]]:
+    """Assemble the case's System; also returns ``info`` (report dof, groups...)."""
+    s = case.settings
+    mesh = build_mesh(case)
+    n_dofs = 2 * mesh.n_nodes
+    hypothesis, thickness = s["model"]["hypothesis"], s["model"]["thickness"]
+    lumping = "lumped" if s["model"]["lumped_mass"] else "consistent"
+
+    k_blocks, m_blocks, dof_blocks = [], [], []
+    body_modulus: dict[str, float] = {}
+    for i, mat in enumerate(s["materials"]):
+        block = _group(case, mesh, f"materials[{i}].group", mat["group"], 2)
+        D = elasticity_matrix(mat["E"], mat["nu"], hypothesis)
+        k_blocks.append(stiffness_matrices(mesh.points, block, D, thickness, group=mat["group"]))
+        m_blocks.append(mass_matrices(mesh.points, block, mat["rho"], thickness, lumping, group=mat["group"]))
+        dof_blocks.append(node_dofs(block.nodes))
+        body_modulus[mat["group"]] = mat["E"]
+    K_body = assemble_matrix(k_blocks, dof_blocks, n_dofs) if k_blocks else sp.csr_matrix((n_dofs, n_dofs))
+    M = assemble_matrix(m_blocks, dof_blocks, n_dofs) if m_blocks else sp.csr_matrix((n_dofs, n_dofs))
+
+    ks_blocks, ks_dofs = [], []
+    for i, spring in enumerate(s["springs"]):
+        block = _group(case, mesh, f"springs[{i}].group", spring["group"], 1)
+        k_axial, k_transverse = spring["k_axial"], spring["k_transverse"]
+        ks_blocks.append(spring_matrices(mesh.points, block, k_axial, k_transverse, spring["group"]))
+        ks_dofs.append(node_dofs(block.nodes))
+    mn_blocks, mn_dofs = [], []
+    for i, nodal in enumerate(s["nodal"]):
+        block = _group(case, mesh, f"nodal[{i}].group", nodal["group"], 0)
+        kx, ky = nodal["stiffness"]
+        ks_blocks.append(point_spring_matrices(block, kx, ky))
+        ks_dofs.append(node_dofs(block.nodes))
+        mn_blocks.append(point_mass_matrices(block, nodal["mass"]))
+        mn_dofs.append(node_dofs(block.nodes))
+    K_springs = assemble_matrix(ks_blocks, ks_dofs, n_dofs) if ks_blocks else sp.csr_matrix((n_dofs, n_dofs))
+    if mn_blocks:
+        M = M + assemble_matrix(mn_blocks, mn_dofs, n_dofs)
+
+    fixed_dofs, fixed_values = [], []
+    for i, sup in enumerate(s["supports"]):
+        nodes = np.unique(_group(case, mesh, f"supports[{i}].group", sup["group"]).nodes)
+        for comp in sup["dofs"]:
+            fixed_dofs.append(2 * nodes + COMPONENT[comp])
+            fixed_values.append(np.full(len(nodes), sup["value"]))
+    fixed = np.concatenate(fixed_dofs) if fixed_dofs else np.zeros(0, dtype=np.int64)
+    values = np.concatenate(fixed_values) if fixed_values else np.zeros(0)
+    fixed, first = np.unique(fixed, return_index=True)
+    values = values[first]
+
+    loads = [_load(case, mesh, i, load, thickness) for i, load in enumerate(s["loads"])]
+
+    initial_velocity = None
+    for i, init in enumerate(s["initial"]):
+        nodes = np.unique(_group(case, mesh, f"initial[{i}].group", init["group"]).nodes)
+        if initial_velocity is None:
+            initial_velocity = np.zeros(n_dofs)
+        initial_velocity[2 * nodes] = init["velocity"][0]
+        initial_velocity[2 * nodes + 1] = init["velocity"][1]
+
+    zones, young = [], 0.0
+    c = s["contact"]
+    if c.get("slave") is not None or c.get("master") is not None:
+        if c.get("slave") is None or c.get("master") is None:
+            raise case.error("contact", "give both contact.slave and contact.master edge groups")
+        slave = _group(case, mesh, "contact.slave", c["slave"], 1)
+        master = _group(case, mesh, "contact.master", c["master"], 1)
+        zones.append(make_zone(mesh.points, slave, master, c["mu"], name=f"{c['slave']}/{c['master']}"))
+        young = _slave_modulus(mesh, slave.nodes, body_modulus)
+
+    system = System(
+        mesh=mesh,
+        K=(K_body + K_springs).tocsr(),
+        M=M.tocsr(),
+        K_springs=K_springs.tocsr(),
+        fixed=fixed,
+        fixed_values=values,
+        loads=loads,
+        initial_velocity=initial_velocity,
+        zones=zones,
+        young_modulus=young,
+    )
+    _check_free_mass(case, system)
+    info: dict[str, Any] = {"mesh": mesh}
+    node = s["report"].get("node")
+    if node is not None:
+        block = _group(case, mesh, "report.node", node)
+        nodes = np.unique(block.nodes)
+        if len(nodes) != 1:
+            raise case.error("report.node", f"group {node!r} has {len(nodes)} nodes; expected one")
+        info["report_node"] = int(nodes[0])
+        info["report_dof"] = int(2 * nodes[0] + COMPONENT[s["report"]["component"]])
+    return system, info
+
+
+def _load(case: Case, mesh: Mesh, i: int, load: dict, thickness: float) -> Load:
+    key = f"loads[{i}].group"
+    kind, group = load["type"], load["group"]
+    if kind == "pressure":
+        _group(case, mesh, key, group, 1)
+        vector = pressure_load(mesh, group, load["value"], thickness=thickness)
+    elif kind == "traction":
+        _group(case, mesh, key, group, 1)
+        vector = traction_load(mesh, group, load["vector"], thickness=thickness)
+    elif kind == "body":
+        _group(case, mesh, key, group, 2)
+        vector = body_force_load(mesh, group, load["vector"], thickness=thickness)
+    else:
+        nodes = np.unique(_group(case, mesh, key, group).nodes)
+        vector = point_force_load(mesh.n_nodes, nodes, load["vector"])
+    return Load(vector, time_function(case, load["function"]), f"{kind} on {group}")
+
+
+def _slave_modulus(mesh: Mesh, slave_nodes: np.ndarray, body_modulus: dict[str, float]) -> float:
+    """Young's modulus of the body the slave surface belongs to."""
+    for group, E in body_modulus.items():
+        if np.isin(slave_nodes, mesh.group(group).nodes).all():
+            return E
+    return max(body_modulus.values(), default=0.0)
+
+
+def _check_free_mass(case: Case, system: System) -> None:
+    """Every free dof needs mass for dynamics (else M is singular)."""
+    diag = system.M_free.diagonal()
+    massless = np.flatnonzero(diag <= 0)
+    if len(massless):
+        nodes = np.unique(system.free[massless] // 2)
+        raise InputError(
+            f"{case.where}: nodes {nodes[:10].tolist()} have free dofs but no mass; "
+            "give their body a density, a [[nodal]] mass, or a [[supports]] entry"
+        )

@@ -1,0 +1,101 @@
+r"""Values, extrema and rest of a sampled displacement history.
+
+Between two samples the displacement is the cubic Hermite interpolant of
+(u, v) at both ends, which is fourth-order accurate and consistent with the
+velocities the integrator computed. Extrema are the zeros of its derivative
+where the velocity changes sign; values at given instants are read from it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def hermite(t0: float, t1: float, u0: float, u1: float, v0: float, v1: float, t: float) -> float:
+    """Cubic Hermite interpolant of (u, v) at t0 and t1, evaluated at t."""
+    h = t1 - t0
+    s = (t - t0) / h
+    h00, h10 = 2 * s**3 - 3 * s**2 + 1, s**3 - 2 * s**2 + s
+    h01, h11 = -2 * s**3 + 3 * s**2, s**3 - s**2
+    return h00 * u0 + h10 * h * v0 + h01 * u1 + h11 * h * v1
+
+
+def value_at(times: np.ndarray, u: np.ndarray, v: np.ndarray, t: float) -> float:
+    """u(t) from the samples (NaN outside the recorded interval)."""
+    if not times[0] - 1e-12 <= t <= times[-1] + 1e-12:
+        return float("nan")
+    i = int(np.clip(np.searchsorted(times, t) - 1, 0, len(times) - 2))
+    return float(hermite(times[i], times[i + 1], u[i], u[i + 1], v[i], v[i + 1], t))
+
+
+def _stationary_point(t0: float, t1: float, u0: float, u1: float, v0: float, v1: float) -> float:
+    """Where the Hermite interpolant's derivative vanishes in [t0, t1] (v0 v1 <= 0)."""
+    h = t1 - t0
+    # derivative of the interpolant in s in [0, 1]: a s^2 + b s + c (times 1/h)
+    a = 6 * (u0 - u1) + 3 * h * (v0 + v1)
+    b = -6 * (u0 - u1) - 2 * h * (2 * v0 + v1)
+    c = h * v0
+    if abs(a) < 1e-300:
+        s = -c / b if b != 0 else 0.0
+    else:
+        disc = max(b * b - 4 * a * c, 0.0)
+        roots = np.array([(-b - np.sqrt(disc)) / (2 * a), (-b + np.sqrt(disc)) / (2 * a)])
+        inside = roots[(roots >= -1e-12) & (roots <= 1 + 1e-12)]
+        s = float(inside[0]) if len(inside) else (0.0 if abs(v0) < abs(v1) else 1.0)
+    return t0 + float(np.clip(s, 0.0, 1.0)) * h
+
+
+def _signs(v: np.ndarray, tolerance: float) -> np.ndarray:
+    """+1 / -1 where |v| > tolerance, 0 in the dead band around zero."""
+    return np.where(v > tolerance, 1, np.where(v < -tolerance, -1, 0))
+
+
+def extrema(times: np.ndarray, u: np.ndarray, v: np.ndarray, rel_tol: float = 1e-6) -> list[tuple[float, float, str]]:
+    """Successive extrema (time, value, "max" | "min") of a sampled motion.
+
+    An extremum is where the velocity changes sign; velocities below
+    ``rel_tol * max|v|`` count as zero, so that the elastic jitter of a body
+    at rest does not make extrema. The extremum is located inside the
+    sampling interval where the sign changes, by the Hermite interpolant.
+    """
+    if len(times) < 2:
+        return []
+    tol = rel_tol * max(float(np.max(np.abs(v))), 1e-300)
+    sign = _signs(v, tol)
+    out = []
+    last_sign, last_index = 0, 0
+    for i, s in enumerate(sign):
+        if s == 0:
+            continue
+        if last_sign != 0 and s != last_sign:
+            # the change happened between the last signed sample and this one
+            j, k = last_index, last_index + 1
+            t_ext = _stationary_point(times[j], times[k], u[j], u[k], v[j], v[k])
+            u_ext = hermite(times[j], times[k], u[j], u[k], v[j], v[k], t_ext)
+            out.append((float(t_ext), float(u_ext), "max" if last_sign > 0 else "min"))
+        last_sign, last_index = s, i
+    return out
+
+
+def rest(times: np.ndarray, u: np.ndarray, v: np.ndarray, rel_tol: float = 1e-6, min_duration: float = 0.0):
+    """(t_rest, x_rest) if the motion ends at rest, else None.
+
+    At rest means every sample from some instant to the end has
+    |v| <= ``rel_tol * max|v|`` (and that stretch lasts at least
+    ``min_duration``); t_rest is where the last motion stopped (located like
+    an extremum) and x_rest the final displacement.
+    """
+    tol = rel_tol * max(float(np.max(np.abs(v))), 1e-300)
+    moving = np.flatnonzero(np.abs(v) > tol)
+    if len(moving) == 0 or moving[-1] >= len(times) - 2:
+        return None
+    j = int(moving[-1])
+    t_stop = _stationary_point(times[j], times[j + 1], u[j], u[j + 1], v[j], v[j + 1])
+    if times[-1] - t_stop < min_duration:
+        return None
+    return float(t_stop), float(u[-1])
+
+
+def time_label(t: float) -> str:
+    """``1.7 -> "1.70"``: two decimals when exact, else the shortest repr."""
+    return f"{t:.2f}" if abs(t * 100 - round(t * 100)) < 1e-9 else format(t, "g")

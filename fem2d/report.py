@@ -1,0 +1,63 @@
+"""Text tables: quantities of a run and code_aster TEST_RESU-style checks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+def _num(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return f"{x:.10g}"
+    return str(x)
+
+
+def format_quantities(result) -> str:
+    """One line per quantity of a run."""
+    lines = [f"{result.case.name}: {result.case.settings['case'].get('title', '')}"]
+    for name, value in result.quantities.items():
+        lines.append(f"  {name:<24s} {_num(value)}")
+    return "\n".join(lines)
+
+
+def check_rows(results: Sequence, labels: Sequence[str] | None = None) -> list[list[str]]:
+    """Rows of the TEST_RESU table: case, quantity, reference, source, value,
+    error, tolerance, OK/NOOK."""
+    rows = []
+    for i, result in enumerate(results):
+        label = labels[i] if labels else result.case.name
+        for c in result.checks:
+            err = c["relative_error"]
+            kind = "rel" if c["relative"] else "abs"
+            rows.append(
+                [
+                    label,
+                    c["quantity"],
+                    _num(c["reference"]),
+                    c["source"],
+                    _num(c["value"]),
+                    "-" if err is None else f"{err:.2e}",
+                    f"{c['tolerance']:g} {kind}",
+                    "OK" if c["passed"] else "NOOK",
+                ]
+            )
+    return rows
+
+
+HEADER = ["case", "quantity", "reference", "source", "computed", "error", "tolerance", "status"]
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], max_width: int = 60) -> str:
+    """A plain fixed-width text table (long cells are cut to ``max_width``)."""
+    cells = [[str(c)[:max_width] for c in row] for row in [header, *rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def format_checks(results: Sequence, labels: Sequence[str] | None = None) -> str:
+    """The TEST_RESU-style table of the checks of one or more runs."""
+    return format_table(HEADER, check_rows(results, labels))

@@ -1,0 +1,1 @@
+"""Solvers of a case, by kind: direct (Newmark + contact) and modal."""

@@ -1,0 +1,115 @@
+"""The assembled system: sparse K, M (C), load vector f(t), constrained dofs.
+
+Dofs are interleaved (2 i is DX of node i, 2 i + 1 its DY). Solvers work on
+the *free* dofs; prescribed dofs keep a constant value (zero in every case
+here), lifted into the right-hand side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from fem2d.contact.problem import ContactZone
+from fem2d.mesh.mesh import Mesh
+from fem2d.timefunctions import TimeFunction
+
+
+@dataclass(frozen=True)
+class Load:
+    """A load vector (all dofs, N) scaled by a function of time."""
+
+    vector: np.ndarray
+    function: TimeFunction
+    label: str = ""
+
+
+@dataclass
+class System:
+    """Everything the time integrators need, as arrays.
+
+    ``K`` is the total stiffness (bodies + discrete springs), ``K_springs``
+    the part due to discrete springs (for the energy split), ``M`` the mass,
+    ``C`` the damping (None: undamped). ``fixed`` / ``fixed_values`` are the
+    prescribed dofs and their values. ``zones`` are the contact zones.
+    """
+
+    mesh: Mesh
+    K: sp.csr_matrix
+    M: sp.csr_matrix
+    K_springs: sp.csr_matrix
+    fixed: np.ndarray
+    fixed_values: np.ndarray
+    loads: list[Load] = field(default_factory=list)
+    C: sp.csr_matrix | None = None
+    initial_velocity: np.ndarray | None = None
+    zones: list[ContactZone] = field(default_factory=list)
+    young_modulus: float = 0.0  # of the slave body; scales default penalty coefficients
+
+    @property
+    def n_dofs(self) -> int:
+        return self.K.shape[0]
+
+    @cached_property
+    def free(self) -> np.ndarray:
+        mask = np.ones(self.n_dofs, dtype=bool)
+        mask[self.fixed] = False
+        return np.flatnonzero(mask)
+
+    @cached_property
+    def free_index(self) -> np.ndarray:
+        """Position of each dof among the free dofs, -1 for a prescribed dof."""
+        index = np.full(self.n_dofs, -1, dtype=np.int64)
+        index[self.free] = np.arange(len(self.free))
+        return index
+
+    def restrict(self, matrix: sp.spmatrix | None) -> sp.csr_matrix | None:
+        """The free-free block of a full matrix."""
+        if matrix is None:
+            return None
+        return sp.csr_matrix(matrix[self.free][:, self.free])
+
+    @cached_property
+    def K_free(self) -> sp.csr_matrix:
+        return self.restrict(self.K)
+
+    @cached_property
+    def M_free(self) -> sp.csr_matrix:
+        return self.restrict(self.M)
+
+    @cached_property
+    def C_free(self) -> sp.csr_matrix | None:
+        return self.restrict(self.C)
+
+    @cached_property
+    def _lift(self) -> np.ndarray:
+        """-K_fc u_c: the force of the prescribed displacements on the free dofs."""
+        if not np.any(self.fixed_values):
+            return np.zeros(len(self.free))
+        u_c = np.zeros(self.n_dofs)
+        u_c[self.fixed] = self.fixed_values
+        return -(self.K @ u_c)[self.free]
+
+    def force(self, t: float) -> np.ndarray:
+        """External load vector on all dofs at time t (N)."""
+        f = np.zeros(self.n_dofs)
+        for load in self.loads:
+            f += load.function(t) * load.vector
+        return f
+
+    def force_free(self, t: float) -> np.ndarray:
+        """Load on the free dofs at time t, prescribed displacements lifted."""
+        return self.force(t)[self.free] + self._lift
+
+    def expand(self, values_free: np.ndarray, prescribed: bool = True) -> np.ndarray:
+        """A full dof vector from free-dof values; prescribed dofs get their
+        values (``prescribed=True``, for displacements) or zero (for
+        velocities, accelerations and forces)."""
+        full = np.zeros(self.n_dofs)
+        full[self.free] = values_free
+        if prescribed:
+            full[self.fixed] = self.fixed_values
+        return full
