@@ -1,0 +1,114 @@
+"""Degree-of-freedom numbering and global assembly (COO -> CSR).
+
+Dofs are interleaved: dof ``2 i`` is DX of node ``i``, dof ``2 i + 1`` is DY.
+Element arrays use the same local order, node by node:
+``(DX_0, DY_0, DX_1, DY_1, ...)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from fem2d.errors import InputError
+
+ArrayOrArrays = np.ndarray | Sequence[np.ndarray]
+
+
+def node_dofs(nodes: np.ndarray) -> np.ndarray:
+    """Interleaved dofs of nodes: ``[..., n] -> [..., 2 n, 2 n + 1]``.
+
+    Parameters
+    ----------
+    nodes : array_like of int, shape (..., nn)
+        Node ids, e.g. ``block.nodes`` (nc, nn).
+
+    Returns
+    -------
+    ndarray of int64, shape (..., 2 nn)
+        ``dofs[..., 2 j + a] = 2 nodes[..., j] + a`` (a = 0 for DX, 1 for DY).
+    """
+    nodes = np.asarray(nodes, dtype=np.int64)
+    dofs = 2 * nodes[..., None] + np.array([0, 1], dtype=np.int64)
+    return dofs.reshape(*nodes.shape[:-1], 2 * nodes.shape[-1]) if nodes.ndim else dofs
+
+
+def _as_list(arrays: ArrayOrArrays) -> list[np.ndarray]:
+    if isinstance(arrays, np.ndarray):
+        return [arrays]
+    return [np.asarray(a) for a in arrays]
+
+
+def assemble_matrix(element_matrices: ArrayOrArrays, element_dofs: ArrayOrArrays, n_dofs: int) -> sp.csr_matrix:
+    """Sum element matrices into a global sparse matrix.
+
+    ``A[dofs[e, i], dofs[e, j]] += A_e[e, i, j]`` for every element ``e``;
+    duplicates are summed by the COO -> CSR conversion.
+
+    Parameters
+    ----------
+    element_matrices : ndarray (ne, m, m), or a sequence of such arrays
+        One array per block; blocks may have different ``m``.
+    element_dofs : ndarray of int (ne, m), or a sequence matching ``element_matrices``
+        Global dofs of each element row/column (from :func:`node_dofs`).
+    n_dofs : int
+        Size of the global matrix.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (n_dofs, n_dofs)
+        Canonical (sorted indices, no duplicates), float64; same units as the
+        element matrices (N/m for stiffness, kg for mass).
+    """
+    mats, dofs = _as_list(element_matrices), _as_list(element_dofs)
+    if len(mats) != len(dofs):
+        raise InputError(f"assemble_matrix: {len(mats)} blocks of matrices but {len(dofs)} blocks of dofs")
+    index = np.int32 if 2 * n_dofs < np.iinfo(np.int32).max else np.int64
+    rows, cols, vals = [], [], []
+    for a, d in zip(mats, dofs, strict=True):
+        d = np.asarray(d)
+        if a.ndim != 3 or a.shape[1:] != (d.shape[1], d.shape[1]) or len(a) != len(d):
+            raise InputError(f"assemble_matrix: element matrices {a.shape} do not match element dofs {d.shape}")
+        if d.size and (d.min() < 0 or d.max() >= n_dofs):
+            raise InputError(f"assemble_matrix: dofs outside 0..{n_dofs - 1}")
+        m = d.shape[1]
+        d = d.astype(index, copy=False)
+        rows.append(np.repeat(d, m, axis=1).ravel())
+        cols.append(np.tile(d, (1, m)).ravel())
+        vals.append(a.reshape(-1).astype(float, copy=False))
+    if not vals:
+        return sp.csr_matrix((n_dofs, n_dofs))
+    coo = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_dofs, n_dofs))
+    csr = coo.tocsr()
+    csr.sum_duplicates()
+    return csr
+
+
+def assemble_vector(element_vectors: ArrayOrArrays, element_dofs: ArrayOrArrays, n_dofs: int) -> np.ndarray:
+    """Sum element vectors into a global vector: ``f[dofs[e, i]] += f_e[e, i]``.
+
+    Parameters
+    ----------
+    element_vectors : ndarray (ne, m), or a sequence of such arrays
+    element_dofs : ndarray of int (ne, m), or a matching sequence
+    n_dofs : int
+
+    Returns
+    -------
+    ndarray, shape (n_dofs,)
+        Same units as the element vectors (N for forces).
+    """
+    vecs, dofs = _as_list(element_vectors), _as_list(element_dofs)
+    if len(vecs) != len(dofs):
+        raise InputError(f"assemble_vector: {len(vecs)} blocks of vectors but {len(dofs)} blocks of dofs")
+    out = np.zeros(n_dofs)
+    for v, d in zip(vecs, dofs, strict=True):
+        d = np.asarray(d)
+        if v.shape != d.shape:
+            raise InputError(f"assemble_vector: element vectors {v.shape} do not match element dofs {d.shape}")
+        if d.size and (d.min() < 0 or d.max() >= n_dofs):
+            raise InputError(f"assemble_vector: dofs outside 0..{n_dofs - 1}")
+        out += np.bincount(d.ravel(), weights=v.ravel(), minlength=n_dofs)
+    return out

@@ -1,0 +1,126 @@
+"""Outward orientation of boundary edges, found from the adjacent 2D cell.
+
+A boundary edge (SEG2/SEG3) read from a file may list its end nodes in either
+order. Its outward normal is fixed by the cell it bounds: walking around a
+counter-clockwise cell, the body lies on the left, so for an edge traversed
+in that direction with tangent ``t = dx/dxi`` the outward unit normal is::
+
+    n = (t_y, -t_x) / |t|.
+
+:func:`edge_orientation` returns, per edge, ``s = +1`` if the edge's node
+order runs counter-clockwise around its adjacent cell and ``-1`` otherwise, so
+that ``n = s (t_y, -t_x) / |t|`` for every edge. The cell orientation itself
+is taken from the sign of its corner (shoelace) area, so clockwise cells in a
+file do not flip the normals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from fem2d.errors import MeshError
+from fem2d.fe.geometry import edge_geometry, format_ids
+from fem2d.fe.quadrature import QuadratureRule
+from fem2d.mesh.mesh import CellBlock, Mesh
+
+
+def _ccw_corner_edges(points: np.ndarray, block: CellBlock) -> tuple[np.ndarray, np.ndarray]:
+    """Directed corner edges (a, b) of every cell, with the body on their left."""
+    corners = block.nodes[:, :4]
+    x = points[corners]
+    area2 = np.sum(x[:, :, 0] * np.roll(x[:, :, 1], -1, 1) - np.roll(x[:, :, 0], -1, 1) * x[:, :, 1], axis=1)
+    a, b = corners, np.roll(corners, -1, axis=1)
+    cw = area2 < 0
+    a, b = np.where(cw[:, None], b, a), np.where(cw[:, None], a, b)
+    return a.ravel(), b.ravel()
+
+
+def edge_orientation(mesh: Mesh, edge_group: str, cell_groups: Sequence[str] | None = None) -> np.ndarray:
+    """Sign ``s`` per edge such that ``n = s (t_y, -t_x)/|t|`` points out of the body.
+
+    Parameters
+    ----------
+    mesh : Mesh
+    edge_group : str
+        A group of SEG2 or SEG3 edges.
+    cell_groups : sequence of str, optional
+        The 2D groups in which to look for the adjacent cell; default all 2D
+        groups of the mesh.
+
+    Returns
+    -------
+    ndarray of float, shape (n_edges,)
+        +1 where the edge's node order runs counter-clockwise around its
+        adjacent cell, -1 where it runs clockwise.
+
+    Raises
+    ------
+    MeshError
+        If an edge has no adjacent cell (naming the edge ids and their end
+        nodes), or a cell on each side (an interior edge: its outward side is
+        ambiguous; restrict ``cell_groups`` to the body it bounds).
+    """
+    edges = mesh.group(edge_group)
+    if edges.dimension != 1:
+        raise MeshError(f"{mesh.source}: group {edge_group!r} holds {edges.kind} cells; expected edges (seg2/seg3)")
+    names = list(mesh.cells_of_dimension(2)) if cell_groups is None else list(cell_groups)
+    blocks = [mesh.group(name) for name in names]
+    for name, block in zip(names, blocks, strict=True):
+        if block.dimension != 2:
+            raise MeshError(f"{mesh.source}: group {name!r} holds {block.kind} cells; expected 2D cells")
+    n = np.int64(mesh.n_nodes)
+    keys = [a * n + b for a, b in (_ccw_corner_edges(mesh.points, blk) for blk in blocks)]
+    # unique: a cell listed in two overlapping groups must not look like a second neighbour
+    keys = np.unique(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+    a, b = edges.nodes[:, 0], edges.nodes[:, 1]
+
+    def count(k: np.ndarray) -> np.ndarray:
+        return np.searchsorted(keys, k, side="right") - np.searchsorted(keys, k, side="left")
+
+    forward, backward = count(a * n + b), count(b * n + a)
+    where = f"{mesh.source}: group {edge_group!r}"
+    orphan = np.flatnonzero(forward + backward == 0)
+    if len(orphan):
+        pairs = ", ".join(f"{int(i)} (nodes {int(a[i])}-{int(b[i])})" for i in orphan[:5])
+        raise MeshError(
+            f"{where}: {len(orphan)} edge(s) bound no cell of {', '.join(names) or 'the mesh (no 2D groups)'}, "
+            f"so their outward normal is undefined: edge ids {format_ids(orphan)}; e.g. {pairs}"
+        )
+    interior = np.flatnonzero((forward > 0) & (backward > 0))
+    if len(interior):
+        raise MeshError(
+            f"{where}: {len(interior)} edge(s) are shared by two cells (interior edges have no outward "
+            f"normal; restrict cell_groups to the body they bound): edge ids {format_ids(interior)}"
+        )
+    return np.where(forward == 1, 1.0, -1.0)
+
+
+def outward_normals(
+    points: np.ndarray, block: CellBlock, orientation: np.ndarray, rule: QuadratureRule | None = None
+) -> np.ndarray:
+    """Outward unit normals of edges at the points of a rule.
+
+    ``n = s (t_y, -t_x) / |t|`` with ``t = dx/dxi`` and ``s`` from
+    :func:`edge_orientation` (dimensionless).
+
+    Parameters
+    ----------
+    points : ndarray, shape (n_nodes, 2)
+    block : CellBlock
+        SEG2/SEG3 edges.
+    orientation : ndarray, shape (n_edges,)
+        Signs from :func:`edge_orientation`.
+    rule : QuadratureRule, optional
+        Default Gauss rule of the edge kind; use
+        :func:`~fem2d.fe.quadrature.nodal_rule` for normals at the nodes.
+
+    Returns
+    -------
+    ndarray, shape (n_edges, nq, 2)
+    """
+    geo = edge_geometry(points, block, rule)
+    t = geo.tangent / geo.jacobian[..., None]
+    s = np.asarray(orientation, dtype=float)[:, None]
+    return np.stack([s * t[..., 1], -s * t[..., 0]], axis=-1)

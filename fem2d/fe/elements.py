@@ -1,0 +1,162 @@
+"""Reference elements: shape functions and their reference derivatives.
+
+Node orders are those of :mod:`fem2d.mesh.mesh` (Gmsh / meshio / VTK):
+
+* QUAD4 on [-1, 1]^2, corners counter-clockwise from (-1, -1)::
+
+      N_i = (1 + xi xi_i)(1 + eta eta_i) / 4
+
+* QUAD8 (8-node serendipity), corners then mid-side nodes of the edges
+  (0,1), (1,2), (2,3), (3,0), i.e. at (0,-1), (1,0), (0,1), (-1,0)::
+
+      corner:            N_i = (1 + xi xi_i)(1 + eta eta_i)(xi xi_i + eta eta_i - 1) / 4
+      mid-side xi_i = 0:  N_i = (1 - xi^2)(1 + eta eta_i) / 2
+      mid-side eta_i = 0: N_i = (1 + xi xi_i)(1 - eta^2) / 2
+
+* SEG2 on [-1, 1], ends at -1, 1: ``N = ((1 - xi)/2, (1 + xi)/2)``.
+* SEG3, ends then middle (0): ``N = (xi(xi - 1)/2, xi(xi + 1)/2, 1 - xi^2)``.
+
+All functions take the reference points as an array (nq, dim) and return
+arrays over all points at once: values (nq, nn), derivatives (nq, nn, dim).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from fem2d.errors import InputError
+
+_CORNERS = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
+_MIDS = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+
+
+def _split(xi: np.ndarray, dim: int) -> np.ndarray:
+    xi = np.asarray(xi, dtype=float)
+    xi = xi.reshape(-1, 1) if xi.ndim == 1 and dim == 1 else np.atleast_2d(xi)
+    if xi.shape[1] != dim:
+        raise InputError(f"reference points must have shape (n, {dim}), got {xi.shape}")
+    return xi
+
+
+def _quad4_shape(xi: np.ndarray) -> np.ndarray:
+    x, y = xi[:, :1], xi[:, 1:]
+    return 0.25 * (1 + x * _CORNERS[:, 0]) * (1 + y * _CORNERS[:, 1])
+
+
+def _quad4_grad(xi: np.ndarray) -> np.ndarray:
+    x, y = xi[:, :1], xi[:, 1:]
+    cx, cy = _CORNERS[:, 0], _CORNERS[:, 1]
+    return np.stack([0.25 * cx * (1 + y * cy), 0.25 * cy * (1 + x * cx)], axis=-1)
+
+
+def _quad8_shape(xi: np.ndarray) -> np.ndarray:
+    x, y = xi[:, :1], xi[:, 1:]
+    cx, cy = _CORNERS[:, 0], _CORNERS[:, 1]
+    corner = 0.25 * (1 + x * cx) * (1 + y * cy) * (x * cx + y * cy - 1)
+    # mid-side nodes 4, 6 lie on eta = -1, +1 (xi_i = 0); 5, 7 on xi = +1, -1 (eta_i = 0)
+    m4 = 0.5 * (1 - x * x) * (1 - y)
+    m5 = 0.5 * (1 + x) * (1 - y * y)
+    m6 = 0.5 * (1 - x * x) * (1 + y)
+    m7 = 0.5 * (1 - x) * (1 - y * y)
+    return np.hstack([corner, m4, m5, m6, m7])
+
+
+def _quad8_grad(xi: np.ndarray) -> np.ndarray:
+    x, y = xi[:, :1], xi[:, 1:]
+    cx, cy = _CORNERS[:, 0], _CORNERS[:, 1]
+    dcx = 0.25 * cx * (1 + y * cy) * (2 * x * cx + y * cy)
+    dcy = 0.25 * cy * (1 + x * cx) * (x * cx + 2 * y * cy)
+    dx = np.hstack([dcx, -x * (1 - y), 0.5 * (1 - y * y), -x * (1 + y), -0.5 * (1 - y * y)])
+    dy = np.hstack([dcy, -0.5 * (1 - x * x), -y * (1 + x), 0.5 * (1 - x * x), -y * (1 - x)])
+    return np.stack([dx, dy], axis=-1)
+
+
+def _seg2_shape(xi: np.ndarray) -> np.ndarray:
+    x = xi[:, :1]
+    return np.hstack([0.5 * (1 - x), 0.5 * (1 + x)])
+
+
+def _seg2_grad(xi: np.ndarray) -> np.ndarray:
+    return np.broadcast_to(np.array([[-0.5], [0.5]]), (len(xi), 2, 1)).copy()
+
+
+def _seg3_shape(xi: np.ndarray) -> np.ndarray:
+    x = xi[:, :1]
+    return np.hstack([0.5 * x * (x - 1), 0.5 * x * (x + 1), 1 - x * x])
+
+
+def _seg3_grad(xi: np.ndarray) -> np.ndarray:
+    x = xi[:, :1]
+    return np.hstack([x - 0.5, x + 0.5, -2 * x])[:, :, None]
+
+
+@dataclass(frozen=True)
+class ReferenceElement:
+    """A Lagrange-type reference element.
+
+    Attributes
+    ----------
+    kind : str
+        Cell kind ("quad4", "quad8", "seg2", "seg3").
+    dimension : int
+        Reference dimension (2 for quads, 1 for segments).
+    nodes : ndarray, shape (nn, dimension)
+        Reference coordinates of the nodes, in mesh node order.
+    """
+
+    kind: str
+    dimension: int
+    nodes: np.ndarray
+    _shape: Callable[[np.ndarray], np.ndarray]
+    _grad: Callable[[np.ndarray], np.ndarray]
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.nodes)
+
+    def shape(self, xi: np.ndarray) -> np.ndarray:
+        """Shape function values ``N[q, i] = N_i(xi_q)`` (dimensionless).
+
+        Parameters
+        ----------
+        xi : ndarray, shape (nq, dimension)
+            Reference points (a flat (nq,) array is accepted for segments).
+
+        Returns
+        -------
+        ndarray, shape (nq, nn)
+        """
+        return self._shape(_split(xi, self.dimension))
+
+    def grad(self, xi: np.ndarray) -> np.ndarray:
+        """Reference derivatives ``dN[q, i, b] = dN_i/dxi_b (xi_q)``.
+
+        Parameters
+        ----------
+        xi : ndarray, shape (nq, dimension)
+
+        Returns
+        -------
+        ndarray, shape (nq, nn, dimension)
+        """
+        return self._grad(_split(xi, self.dimension))
+
+
+#: The reference element of each cell kind.
+ELEMENTS: dict[str, ReferenceElement] = {
+    "quad4": ReferenceElement("quad4", 2, _CORNERS.copy(), _quad4_shape, _quad4_grad),
+    "quad8": ReferenceElement("quad8", 2, np.vstack([_CORNERS, _MIDS]), _quad8_shape, _quad8_grad),
+    "seg2": ReferenceElement("seg2", 1, np.array([[-1.0], [1.0]]), _seg2_shape, _seg2_grad),
+    "seg3": ReferenceElement("seg3", 1, np.array([[-1.0], [1.0], [0.0]]), _seg3_shape, _seg3_grad),
+}
+
+
+def reference_element(kind: str) -> ReferenceElement:
+    """The :class:`ReferenceElement` of cell kind ``kind``; InputError if unknown."""
+    try:
+        return ELEMENTS[kind]
+    except KeyError:
+        raise InputError(f"no finite element for cell kind {kind!r}; expected one of {sorted(ELEMENTS)}") from None

@@ -1,0 +1,228 @@
+"""Consistent nodal forces: edge pressure and traction, body force, point forces.
+
+Pressure follows code_aster's PRES_REP: a positive pressure ``p`` pushes
+*into* the body, the surface force density is ``-p n`` with ``n`` the outward
+unit normal (see :mod:`fem2d.fe.boundary`). With ``t = dx/dxi`` and the
+orientation sign ``s`` of the edge, ``n ds = s (t_y, -t_x) dxi``, so::
+
+    f_i = -t_h sum_q w_q p(x_q) N_i(xi_q) s (t_y, -t_x)(xi_q)           (N)
+
+Loads given as callables are evaluated on all quadrature points at once:
+``p(x, y)`` receives arrays of shape (n_cells, nq) and returns an array that
+broadcasts to that shape; ``traction(x, y)`` and ``force(x, y)`` return a pair
+``(fx, fy)`` of such arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from fem2d.errors import InputError
+from fem2d.fe.assembly import assemble_vector, node_dofs
+from fem2d.fe.boundary import edge_orientation
+from fem2d.fe.geometry import cell_geometry, edge_geometry
+from fem2d.fe.quadrature import QuadratureRule, gauss_rule
+from fem2d.mesh.mesh import CellBlock, Mesh
+
+Scalar = float | Callable[[np.ndarray, np.ndarray], np.ndarray]
+Vector = Sequence[float] | np.ndarray | Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def _scalar_field(value: Scalar, x: np.ndarray, what: str) -> np.ndarray:
+    v = value(x[..., 0], x[..., 1]) if callable(value) else value
+    try:
+        return np.broadcast_to(np.asarray(v, dtype=float), x.shape[:-1])
+    except ValueError:
+        raise InputError(f"{what}: the value has shape {np.shape(v)}; expected a scalar or {x.shape[:-1]}") from None
+
+
+def _vector_field(value: Vector, x: np.ndarray, what: str) -> np.ndarray:
+    v = value(x[..., 0], x[..., 1]) if callable(value) else value
+    if len(v) != 2:
+        raise InputError(f"{what}: expected two components (fx, fy), got {len(v)}")
+    return np.stack([_scalar_field(float(c) if np.ndim(c) == 0 else c, x, what) for c in v], axis=-1)
+
+
+def _check_thickness(thickness: float) -> None:
+    if not np.isfinite(thickness) or thickness <= 0:
+        raise InputError(f"loads: thickness must be positive, got {thickness!r}")
+
+
+def pressure_vectors(
+    points: np.ndarray,
+    block: CellBlock,
+    orientation: np.ndarray,
+    pressure: Scalar,
+    thickness: float = 1.0,
+    rule: QuadratureRule | None = None,
+    group: str | None = None,
+) -> np.ndarray:
+    """Consistent nodal forces of a pressure on edges (N).
+
+    ``f_i = -t_h int p N_i n ds = -t_h sum_q w_q p N_i s (t_y, -t_x)``.
+
+    Parameters
+    ----------
+    points : ndarray, shape (n_nodes, 2)
+        Node coordinates (m).
+    block : CellBlock
+        SEG2 or SEG3 edges.
+    orientation : ndarray, shape (n_edges,)
+        ``+1/-1`` from :func:`~fem2d.fe.boundary.edge_orientation`.
+    pressure : float or callable ``p(x, y)``
+        Pressure (Pa), positive into the body.
+    thickness : float
+        Thickness (m).
+    rule : QuadratureRule, optional
+        Default Gauss rule of the edge kind (exact for uniform pressure).
+    group : str, optional
+        Group name, for error messages.
+
+    Returns
+    -------
+    ndarray, shape (n_edges, 2 nn)
+        Interleaved ``(fx_0, fy_0, fx_1, ...)``; assemble with ``node_dofs(block.nodes)``.
+    """
+    _check_thickness(thickness)
+    rule = gauss_rule(block.kind) if rule is None else rule
+    geo = edge_geometry(points, block, rule, group)
+    s = np.asarray(orientation, dtype=float).reshape(-1, 1)
+    if s.shape[0] != len(block):
+        raise InputError(f"pressure: {s.shape[0]} orientation signs for {len(block)} edges")
+    p = _scalar_field(pressure, geo.x, f"pressure on {group or 'edges'}")
+    w = (-thickness * p * s * rule.weights)[..., None]  # (ne, nq, 1): -t_h p s w_q
+    n_ds = np.stack([geo.tangent[..., 1], -geo.tangent[..., 0]], axis=-1)  # (t_y, -t_x), |.| = |t|
+    f = np.einsum("qj,cqa->cja", geo.shape, w * n_ds)
+    return f.reshape(len(block), -1)
+
+
+def traction_vectors(
+    points: np.ndarray,
+    block: CellBlock,
+    traction: Vector,
+    thickness: float = 1.0,
+    rule: QuadratureRule | None = None,
+    group: str | None = None,
+) -> np.ndarray:
+    """Consistent nodal forces of a surface traction on edges (N).
+
+    ``f_i = t_h int T N_i ds = t_h sum_q w_q |t| T(x_q) N_i`` with ``T = (Tx, Ty)``
+    in Pa (force per unit area of the reference surface).
+
+    Parameters
+    ----------
+    points, block, thickness, rule, group
+        As in :func:`pressure_vectors`.
+    traction : (Tx, Ty) or callable ``(x, y) -> (Tx, Ty)``
+        Traction vector (Pa), in global axes.
+
+    Returns
+    -------
+    ndarray, shape (n_edges, 2 nn)
+    """
+    _check_thickness(thickness)
+    geo = edge_geometry(points, block, rule, group)
+    T = _vector_field(traction, geo.x, f"traction on {group or 'edges'}")
+    f = thickness * np.einsum("qj,cq,cqa->cja", geo.shape, geo.ds, T)
+    return f.reshape(len(block), -1)
+
+
+def body_force_vectors(
+    points: np.ndarray,
+    block: CellBlock,
+    force: Vector,
+    thickness: float = 1.0,
+    rule: QuadratureRule | None = None,
+    group: str | None = None,
+) -> np.ndarray:
+    """Consistent nodal forces of a body force density on 2D cells (N).
+
+    ``f_i = t_h int b N_i dA = t_h sum_q w_q det J b(x_q) N_i`` with
+    ``b = (bx, by)`` in N/m^3 (``rho g`` for weight).
+
+    Parameters
+    ----------
+    points : ndarray, shape (n_nodes, 2)
+    block : CellBlock
+        QUAD4 or QUAD8 cells.
+    force : (bx, by) or callable ``(x, y) -> (bx, by)``
+        Body force density (N/m^3).
+    thickness : float
+        Thickness (m).
+    rule : QuadratureRule, optional
+        Default Gauss rule of the cell kind.
+    group : str, optional
+
+    Returns
+    -------
+    ndarray, shape (n_cells, 2 nn)
+    """
+    _check_thickness(thickness)
+    geo = cell_geometry(points, block, rule, group)
+    b = _vector_field(force, geo.x, f"body force on {group or 'cells'}")
+    f = thickness * np.einsum("qj,cq,cqa->cja", geo.shape, geo.dx, b)
+    return f.reshape(len(block), -1)
+
+
+def pressure_load(
+    mesh: Mesh,
+    group: str,
+    pressure: Scalar,
+    cell_groups: Sequence[str] | None = None,
+    thickness: float = 1.0,
+    rule: QuadratureRule | None = None,
+) -> np.ndarray:
+    """Global force vector (N) of a pressure on edge group ``group``.
+
+    The outward normal comes from the adjacent cells in ``cell_groups``
+    (default all 2D groups), see :func:`~fem2d.fe.boundary.edge_orientation`.
+
+    Returns
+    -------
+    ndarray, shape (2 n_nodes,)
+        Interleaved ``(Fx_0, Fy_0, ...)``.
+    """
+    block = mesh.group(group)
+    s = edge_orientation(mesh, group, cell_groups)
+    f = pressure_vectors(mesh.points, block, s, pressure, thickness, rule, group)
+    return assemble_vector(f, node_dofs(block.nodes), 2 * mesh.n_nodes)
+
+
+def traction_load(
+    mesh: Mesh, group: str, traction: Vector, thickness: float = 1.0, rule: QuadratureRule | None = None
+) -> np.ndarray:
+    """Global force vector (N), shape (2 n_nodes,), of a traction (Pa) on edge group ``group``."""
+    block = mesh.group(group)
+    f = traction_vectors(mesh.points, block, traction, thickness, rule, group)
+    return assemble_vector(f, node_dofs(block.nodes), 2 * mesh.n_nodes)
+
+
+def body_force_load(
+    mesh: Mesh, group: str, force: Vector, thickness: float = 1.0, rule: QuadratureRule | None = None
+) -> np.ndarray:
+    """Global force vector (N), shape (2 n_nodes,), of a body force (N/m^3) on cell group ``group``."""
+    block = mesh.group(group)
+    f = body_force_vectors(mesh.points, block, force, thickness, rule, group)
+    return assemble_vector(f, node_dofs(block.nodes), 2 * mesh.n_nodes)
+
+
+def point_force_load(n_nodes: int, nodes: np.ndarray, force: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Global force vector (N) of point forces ``F = (Fx, Fy)`` on nodes.
+
+    Parameters
+    ----------
+    n_nodes : int
+    nodes : array_like of int, shape (k,)
+        Loaded nodes (repeated nodes add up).
+    force : array_like, shape (2,) or (k, 2)
+        Force on each node (N).
+
+    Returns
+    -------
+    ndarray, shape (2 n_nodes,)
+    """
+    nodes = np.atleast_1d(np.asarray(nodes, dtype=np.int64))
+    F = np.broadcast_to(np.asarray(force, dtype=float), (len(nodes), 2))
+    return assemble_vector(F, node_dofs(nodes[:, None]), 2 * n_nodes)

@@ -1,0 +1,52 @@
+"""Dof numbering, COO -> CSR assembly, integrals and error norms."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from fem2d.errors import InputError
+from fem2d.fe import assemble_matrix, assemble_vector, error_norms, integrate, nodal_average, node_dofs
+from fem2d.mesh import rectangle
+
+
+def test_node_dofs_interleaved():
+    np.testing.assert_array_equal(node_dofs([[3, 0], [1, 2]]), [[6, 7, 0, 1], [2, 3, 4, 5]])
+    np.testing.assert_array_equal(node_dofs([5]), [10, 11])
+
+
+def test_assemble_matrix_sums_duplicates_across_blocks():
+    a = np.arange(8.0).reshape(2, 2, 2)  # two 2x2 element matrices on dofs (0, 1) and (1, 2)
+    b = np.full((1, 1, 1), 10.0)  # a 1x1 block on dof 1
+    A = assemble_matrix([a, b], [np.array([[0, 1], [1, 2]]), np.array([[1]])], 4)
+    assert isinstance(A, sp.csr_matrix) and A.has_canonical_format
+    np.testing.assert_array_equal(A.toarray(), [[0, 1, 0, 0], [2, 3 + 4 + 10, 5, 0], [0, 6, 7, 0], [0, 0, 0, 0]])
+    with pytest.raises(InputError, match="outside"):
+        assemble_matrix(a, np.array([[0, 1], [1, 4]]), 4)
+
+
+def test_assemble_vector():
+    f = assemble_vector([np.array([[1.0, 2.0], [3.0, 4.0]])], [np.array([[0, 2], [2, 3]])], 5)
+    np.testing.assert_array_equal(f, [1, 0, 5, 4, 0])
+
+
+def test_nodal_average_marks_untouched_nodes():
+    avg = nodal_average(4, np.array([[0, 1], [1, 2]]), np.array([[[1.0], [2.0]], [[4.0], [6.0]]]))
+    np.testing.assert_array_equal(avg[:3, 0], [1.0, 3.0, 6.0])
+    assert np.isnan(avg[3, 0])
+
+
+@pytest.mark.parametrize("element", ["quad4", "quad8"])
+def test_integrate_and_norms_are_exact_for_interpolated_fields(element):
+    mesh = rectangle(2.0, 1.0, 3, 2, element)
+    mesh.points = np.round(mesh.points * 12) / 12  # Gmsh places the nodes to ~1e-11 only
+    body = mesh.group("BODY")
+    assert abs(integrate(mesh.points, body, lambda x, y: x * y).sum() - 1.0) < 1e-14  # int_0^2 x dx int_0^1 y dy
+    # u_h interpolates a bilinear field exactly (both elements contain x y): the error is zero
+    x, y = mesh.points.T
+    u = np.column_stack([x * y, 1 + x]).ravel()
+    l2, h1 = error_norms(mesh.points, body, u, lambda x, y: (x * y, 1 + x), lambda x, y: ((y, x), (1.0, 0.0)))
+    assert l2 < 1e-14 and h1 < 1e-14
+    # and a known error: against u = 0 the L2 norm of (xy, 1 + x) is sqrt(int x^2 y^2 + (1 + x)^2)
+    l2, h1 = error_norms(mesh.points, body, u, lambda x, y: (0.0, 0.0), lambda x, y: ((0, 0), (0, 0)))
+    assert abs(l2 - np.sqrt(8 / 9 + 26 / 3)) < 1e-13
+    assert abs(h1 - np.sqrt(8 / 3 + 2 / 3 + 2.0)) < 1e-13  # int y^2 + x^2 + 1 over [0,2]x[0,1]
