@@ -256,7 +256,8 @@ def integrate(
 
     for k in range(1, n_steps + 1):
         t_target = min(t0 + k * dt, t_end)
-        state = advance(state, t_target, t_target - state.t if k == n_steps else dt)
+        h = t_target - state.t
+        state = advance(state, t_target, dt if abs(h - dt) <= 1e-9 * dt else h)
         if progress is not None:
             progress(state.t)
     return state

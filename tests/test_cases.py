@@ -1,0 +1,84 @@
+"""Case files: schema, overrides, references, bad input."""
+
+import pytest
+
+from fem2d.cases import builtin_cases, load_case, make_checks, parse_overrides, references_for
+from fem2d.errors import InputError
+
+
+def test_builtin_cases_load():
+    names = builtin_cases()
+    assert {"sdnv104a", "sdnv104b", "sdnv104c", "sdnv104d", "sdnv104e", "cantilever"} <= set(names)
+    for name in names:
+        case = load_case(name)
+        assert case.name == name
+        assert case.get("time.dt") > 0
+
+
+def test_extends_merges_tables_and_keeps_references():
+    d = load_case("sdnv104d")
+    assert d.get("mesh.element") == "quad8" and d.get("contact.method") == "lagrange"
+    e = load_case("sdnv104e")
+    assert (e.get("mesh.element"), e.get("contact.method"), e.get("contact.e_n")) == ("quad8", "penalty", 2.1e8)
+    assert len(e.settings["references"]) == len(load_case("sdnv104a").settings["references"])
+
+
+def test_overrides_are_toml_values():
+    assert parse_overrides(["time.dt=0.005", "post.window=[2.0, 9.5]", 'contact.method="penalty"']) == {
+        "time.dt": 0.005,
+        "post.window": [2.0, 9.5],
+        "contact.method": "penalty",
+    }
+    assert parse_overrides(["contact.method=penalty"]) == {"contact.method": "penalty"}  # shells eat quotes
+    case = load_case("sdnv104a", ["time.dt=0.005", "mesh.refine=2", "loads.1.value=1e5"])
+    assert case.get("time.dt") == 0.005 and case.get("mesh.refine") == 2 and case.get("loads.1.value") == 1e5
+
+
+def test_references_follow_the_settings():
+    default = {r["quantity"]: r["value"] for r in references_for(load_case("sdnv104a"))}
+    assert default["x_at_1.70"] == 14.898649 and default["x_ext_1"] == 14.911447
+    hht = {r["quantity"]: r["value"] for r in references_for(load_case("sdnv104a", {"time.scheme": "hht"}))}
+    assert hht == {"x_at_1.70": 14.836107, "x_at_3.40": 3.624710}
+
+
+def test_checks_compute_relative_and_absolute_errors():
+    case = load_case("sdnv104a")
+    checks = {c["quantity"]: c for c in make_checks(case, {"x_at_1.70": 14.898649 * (1 + 2e-3), "t_ext_1": 1.735})}
+    assert checks["x_at_1.70"]["relative_error"] == pytest.approx(2e-3) and not checks["x_at_1.70"]["passed"]
+    assert checks["t_ext_1"]["relative_error"] == pytest.approx(1.735 - 1.731654) and checks["t_ext_1"]["passed"]
+    assert checks["x_at_3.40"]["value"] is None and not checks["x_at_3.40"]["passed"]  # not computed -> fails
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        (["time.dt=-0.01"], r"sdnv104a.toml: time.dt: expected a number > 0, got -0.01"),
+        (["time.dtt=0.01"], r"--set time.dtt: unknown key"),
+        (['time.dt="fast"'], r"time.dt: expected a number > 0, got 'fast'"),
+        (["mesh.element=quad9"], r"mesh.element: expected one of 'quad4', 'quad8', got 'quad9'"),
+        (["time.dt=10"], r"time.dt: 10.0 is larger than time.end"),
+        (["post.window=[3.0, 2.0]"], r"post.window: expected \[t_start, t_end\]"),
+        (["time.dt=[1,"], r"cannot read '\[1,' as a TOML value"),
+        (["time.dt"], r"expected KEY=VALUE"),
+    ],
+)
+def test_bad_overrides_name_the_key(overrides, message):
+    with pytest.raises(InputError, match=message):
+        load_case("sdnv104a", overrides)
+
+
+def test_bad_files_name_the_file_and_key(tmp_path):
+    with pytest.raises(InputError, match="unknown case 'nope'"):
+        load_case("nope")
+    with pytest.raises(InputError, match="case file not found"):
+        load_case(tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\n[mesh]\nfile = "m.msh"\nfoo = 1\n')
+    with pytest.raises(InputError, match=r"bad.toml: mesh.foo: unknown key"):
+        load_case(bad)
+    bad.write_text("[case\n")
+    with pytest.raises(InputError, match=r"bad.toml: not valid TOML"):
+        load_case(bad)
+    bad.write_text('[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\n[mesh]\ngeometry = "rectangle"\n')
+    with pytest.raises(InputError, match="at least one \\[\\[materials\\]\\]"):
+        load_case(bad)

@@ -1,0 +1,106 @@
+"""The `fem2d run` contract (SPEC section 6): result.json, errors, atomicity."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import fem2d
+from fem2d.cli import main
+
+
+def _run(tmp_path, *args):
+    return main(["run", "cantilever", "--quiet", "--out", str(tmp_path), *args])
+
+
+def test_run_writes_result_json(tmp_path, capsys):
+    assert _run(tmp_path) == 0
+    doc = json.loads((tmp_path / "result.json").read_text())
+    assert doc["case"] == "cantilever" and doc["version"] == fem2d.__version__
+    assert doc["settings"]["time"]["dt"] == 5e-4
+    assert {"x_at_0.05", "x_at_0.10", "x_at_0.15", "f_1", "f_2"} <= set(doc["quantities"])
+    for check in doc["checks"]:
+        assert {"quantity", "value", "reference", "source", "tolerance", "relative_error", "passed"} <= set(check)
+        assert check["passed"]
+    assert doc["timing"]["wall_s"] > 0 and doc["timing"]["steps"] == 400
+    header = (tmp_path / "history.csv").read_text().splitlines()[0].split(",")
+    assert header[:3] == ["time", "dt", "u"]
+    out = capsys.readouterr().out
+    assert "x_at_0.10" in out and "OK" in out
+
+
+def test_set_overrides_reach_the_run(tmp_path):
+    assert _run(tmp_path, "--set", "time.dt=0.001", "--set", "time.end=0.05") in (0, 1)
+    doc = json.loads((tmp_path / "result.json").read_text())
+    assert doc["timing"]["steps"] == 50 and doc["overrides"] == {"time.dt": 0.001, "time.end": 0.05}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--set", "time.dt=-1"], "time.dt: expected a number > 0"),
+        (["--set", "time.nope=1"], "--set time.nope: unknown key"),
+        (["--set", "report.node=NOPE"], "report.node: .*no group named 'NOPE'"),
+        (["--set", "loads.0.group=GHOST"], r"loads\[0\].group: .*no group named 'GHOST'"),
+        (["--set", "solver.linear=mumps"], "unknown solver 'mumps'"),
+        (["--set", 'mesh.geometry="spaceship"'], "mesh.geometry: unknown builder 'spaceship'"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
+    assert _run(tmp_path, *args) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert err.startswith("fem2d: error: ")
+    import re
+
+    assert re.search(message, err), err
+    assert not (tmp_path / "result.json").exists()
+
+
+def test_unknown_case_and_missing_mesh_file(tmp_path, capsys):
+    assert main(["run", "nope", "--out", str(tmp_path)]) == 2
+    assert "unknown case 'nope'" in capsys.readouterr().err
+    case = tmp_path / "c.toml"
+    case.write_text(
+        '[case]\nname = "c"\nkind = "direct"\n[mesh]\nfile = "absent.msh"\n'
+        '[[materials]]\ngroup = "B"\nE = 1.0\nnu = 0.0\nrho = 1.0\n[time]\ndt = 0.1\nend = 1.0\n'
+    )
+    assert main(["run", str(case), "--out", str(tmp_path)]) == 2
+    assert "absent.msh: mesh file not found" in capsys.readouterr().err
+
+
+def test_no_traceback_from_the_console_script(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fem2d.cli", "run", "sdnv104a", "--set", "time.dt=abc%", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "cannot read 'abc%'" in proc.stderr
+
+
+def test_interrupted_run_leaves_previous_result_intact(tmp_path, monkeypatch):
+    assert _run(tmp_path) == 0
+    before = (tmp_path / "result.json").read_text()
+
+    import fem2d.runs.direct as direct
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(direct, "direct_quantities", interrupted)
+    assert _run(tmp_path, "--set", "time.end=0.01") == 130
+    assert (tmp_path / "result.json").read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.csv", "result.json"]
+
+
+def test_atomic_writer_removes_its_temporary_file(tmp_path):
+    from fem2d.output import write_json
+
+    target = tmp_path / "r.json"
+    write_json(target, {"a": 1})
+    with pytest.raises(TypeError):
+        write_json(target, {"a": object()})
+    assert json.loads(target.read_text()) == {"a": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]

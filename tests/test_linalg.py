@@ -1,0 +1,51 @@
+"""Direct solvers: every registered backend gives the same answers."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from fem2d.errors import InputError, SolverUnavailableError
+from fem2d.linalg import get_solver, solver_names
+from fem2d.linalg.base import SolverBackend
+
+
+def _spd(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    a = sp.random(n, n, density=0.02, random_state=rng)
+    return (a @ a.T + sp.eye(n) * n).tocsr()
+
+
+def _stiffness():
+    from fem2d.cases import load_case
+    from fem2d.model import build_system
+
+    system, _ = build_system(load_case("sdnv104d"))
+    return (system.K_free + system.M_free * (1 / (0.25 * 0.01**2))).tocsr()
+
+
+@pytest.mark.parametrize("name", solver_names(installed_only=True))
+@pytest.mark.parametrize("make", [_spd, _stiffness])
+def test_backends_agree_to_1e10(name, make):
+    A = make()
+    rng = np.random.default_rng(1)
+    b = rng.standard_normal((A.shape[0], 3))
+    reference = get_solver("superlu").factorize(A).solve(b)
+    factor = get_solver(name).factorize(A)
+    x = factor.solve(b)
+    assert x.shape == b.shape
+    assert np.abs(x - reference).max() <= 1e-10 * np.abs(reference).max()
+    x1 = factor.solve(b[:, 0])
+    assert x1.shape == (A.shape[0],)
+    assert np.abs(x1 - reference[:, 0]).max() <= 1e-10 * np.abs(reference).max()
+
+
+def test_at_least_two_independent_backends_are_registered():
+    assert {"superlu", "pardiso", "pardiso-ldlt"} <= set(solver_names())
+
+
+def test_unknown_and_missing_backends_are_clear():
+    with pytest.raises(InputError, match="unknown solver 'mumps'.*superlu"):
+        get_solver("mumps")
+    ghost = SolverBackend("ghost", "", lambda a: None, lambda: False, "install it with `pip install ghost`")
+    with pytest.raises(SolverUnavailableError, match="ghost.*pip install ghost"):
+        ghost.factorize(sp.eye(2))
