@@ -73,12 +73,13 @@ def test_bad_files_name_the_file_and_key(tmp_path):
     with pytest.raises(InputError, match="case file not found"):
         load_case(tmp_path / "missing.toml")
     bad = tmp_path / "bad.toml"
-    bad.write_text('[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\n[mesh]\nfile = "m.msh"\nfoo = 1\n')
+    head = '[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\n'
+    bad.write_text(head + '[mesh]\nfile = "m.msh"\nfoo = 1\n')
     with pytest.raises(InputError, match=r"bad.toml: mesh.foo: unknown key"):
         load_case(bad)
     bad.write_text("[case\n")
     with pytest.raises(InputError, match=r"bad.toml: not valid TOML"):
         load_case(bad)
-    bad.write_text('[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\n[mesh]\ngeometry = "rectangle"\n')
+    bad.write_text(head + '[mesh]\ngeometry = "rectangle"\n')
     with pytest.raises(InputError, match="at least one \\[\\[materials\\]\\]"):
         load_case(bad)
