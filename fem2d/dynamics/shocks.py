@@ -28,7 +28,8 @@ The law (code_aster's ``FNORM``/``FTANG``), evaluated at each call:
 * otherwise stuck: :math:`F_t = F_t^{a} - K_T (x_t - x_t^{a}) - C_T v_t`; if
   :math:`|F_t| > \mu_s F_n` it slides as above (anchor reset);
 * out of contact the anchor is reset to :math:`(x_t, 0)` and the node is marked
-  as not stuck.
+  as not stuck; the recorded :math:`v_t` is 0 out of contact and without
+  friction (as code_aster's archive, so a wear power needs friction).
 
 The force on the node is :math:`F_n n_{out} + F_t t`; its generalised force is
 :math:`\Phi_{node}^T (F_n n_{out} + F_t t)`. Every call updates the internal
@@ -309,10 +310,10 @@ def shock_forces(q, v, kind, phi, geo, par, iadh, state, fgen, rec):  # pragma: 
             fn = -kn * d - cn * vn
             if fn < 0.0:
                 fn = 0.0
-            vt_rec = vt
             mu_s = par[i, 4]
             mu_d = par[i, 5]
             if mu_s != 0.0 or mu_d != 0.0:
+                vt_rec = vt  # code_aster reports v_t only where friction is computed
                 kt = par[i, 2]
                 ct = par[i, 3]
                 avt = abs(vt)
