@@ -66,3 +66,12 @@ def test_bad_mass_inputs():
         mass_matrices(mesh.points, mesh.group("PATIN"), RHO, lumping="diagonal")
     with pytest.raises(InputError, match="rho"):
         mass_matrices(mesh.points, mesh.group("PATIN"), -1.0)
+
+
+def test_assembled_lumped_mass_stores_only_the_diagonal():
+    mesh = sliding_block("quad8", 0)
+    patin = mesh.group("PATIN")
+    M = assemble_matrix(
+        mass_matrices(mesh.points, patin, RHO, lumping="lumped"), node_dofs(patin.nodes), 2 * mesh.n_nodes
+    )
+    assert M.nnz == 2 * len(np.unique(patin.nodes))

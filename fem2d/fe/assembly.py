@@ -60,7 +60,8 @@ def assemble_matrix(element_matrices: ArrayOrArrays, element_dofs: ArrayOrArrays
     -------
     scipy.sparse.csr_matrix, shape (n_dofs, n_dofs)
         Canonical (sorted indices, no duplicates), float64; same units as the
-        element matrices (N/m for stiffness, kg for mass).
+        element matrices (N/m for stiffness, kg for mass). Exact zeros of the
+        element matrices are not stored, so a lumped mass is a diagonal CSR.
     """
     mats, dofs = _as_list(element_matrices), _as_list(element_dofs)
     if len(mats) != len(dofs):
@@ -75,9 +76,14 @@ def assemble_matrix(element_matrices: ArrayOrArrays, element_dofs: ArrayOrArrays
             raise InputError(f"assemble_matrix: dofs outside 0..{n_dofs - 1}")
         m = d.shape[1]
         d = d.astype(index, copy=False)
-        rows.append(np.repeat(d, m, axis=1).ravel())
-        cols.append(np.tile(d, (1, m)).ravel())
-        vals.append(a.reshape(-1).astype(float, copy=False))
+        v = a.reshape(-1).astype(float, copy=False)
+        r, c = np.repeat(d, m, axis=1).ravel(), np.tile(d, (1, m)).ravel()
+        keep = v != 0.0  # lumped masses are mostly zeros: do not store them
+        if not keep.all():
+            r, c, v = r[keep], c[keep], v[keep]
+        rows.append(r)
+        cols.append(c)
+        vals.append(v)
     if not vals:
         return sp.csr_matrix((n_dofs, n_dofs))
     coo = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_dofs, n_dofs))

@@ -108,19 +108,21 @@ def stiffness_matrices(
         If a cell is inverted or degenerate.
     """
     D = _check_D(D)
-    # C[k, l, a, b] = sum_mn V[m,a,k] D[m,n] V[n,b,l], flattened to (4, 4) as ((k,l), (a,b))
-    C = np.einsum("mak,mn,nbl->klab", _VOIGT, D, _VOIGT).reshape(4, 4)
+    # C[k, l, a, b] = sum_mn V[m,a,k] D[m,n] V[n,b,l]: K[i a, j b] = sum_kl C[k,l,a,b] P[i k, j l]
+    C = np.einsum("mak,mn,nbl->klab", _VOIGT, D, _VOIGT)
+    terms = [(idx, C[idx]) for idx in np.ndindex(2, 2, 2, 2) if C[idx] != 0.0]
     nc, nn = block.nodes.shape
-    K = np.empty((nc, nn, 2, nn, 2))
+    K = np.zeros((nc, nn, 2, nn, 2))
     for start in range(0, nc, CHUNK):  # chunks of cells, not a loop per cell
         sub = block.nodes[start : start + CHUNK]
         geo = cell_geometry(points, CellBlock(block.kind, sub), rule, group, check=False)
         check_jacobians(geo.det, block.kind, group, offset=start)
         g = geo.grad.reshape(len(sub), -1, 2 * nn)  # (c, q, (j,k))
-        # P[c, (i,k), (j,l)] = sum_q dx dN_ik dN_jl
-        P = np.matmul((g * geo.dx[..., None]).transpose(0, 2, 1), g)
-        P = P.reshape(len(sub), nn, 2, nn, 2).transpose(0, 1, 3, 2, 4).reshape(-1, 4)
-        K[start : start + CHUNK] = (P @ C).reshape(len(sub), nn, nn, 2, 2).transpose(0, 1, 3, 2, 4)
+        # P[c, i, k, j, l] = sum_q w_q det J dN_i/dx_k dN_j/dx_l
+        P = np.matmul((g * geo.dx[..., None]).transpose(0, 2, 1), g).reshape(len(sub), nn, 2, nn, 2)
+        Kc = K[start : start + CHUNK]
+        for (k, m, a, b), c in terms:  # at most 16 tensor components (k, l=m, a, b), each over all cells
+            Kc[:, :, a, :, b] += c * P[:, :, k, :, m]
     K = K.reshape(nc, 2 * nn, 2 * nn)
     K *= thickness
     return K
