@@ -54,7 +54,9 @@ def _read_gmsh_model(gmsh, source: str) -> Mesh:
     tags, xyz, _ = gmsh.model.mesh.getNodes()
     index = np.full(int(tags.max()) + 1, -1, dtype=np.int64)
     index[tags.astype(np.int64)] = np.arange(len(tags))
-    points = xyz.reshape(-1, 3)[:, :2]
+    # Gmsh's transfinite points carry ~1e-12 of round-off; snap them so that
+    # grid nodes sit exactly on x = 0.2, y = 0 etc. (exact gaps, exact loads)
+    points = np.round(xyz.reshape(-1, 3)[:, :2], 12)
     groups: dict[str, CellBlock] = {}
     for dim, ptag in gmsh.model.getPhysicalGroups():
         name = gmsh.model.getPhysicalName(dim, ptag)
