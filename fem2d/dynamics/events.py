@@ -192,7 +192,7 @@ class ExactSolution:
             ob = self.obstacles[obstacle]
             d0, dq = ob.d_coefs(side)
             ya, yb = ph.state(a), ph.state(b)
-            impulse = -ob.kn * (d0 * (b - a) + dq * (yb[II] - ya[II]))
+            impulse = float(-ob.kn * (d0 * (b - a) + dq * (yb[II] - ya[II])))
             cands = [a, b, *_roots(ph, self._row("vn", obstacle, side), a, b)]
             fvals = [float(ph.state(t) @ self._row("fn", obstacle, side)) for t in cands]
             j = int(np.argmax(fvals))
