@@ -157,6 +157,15 @@ REPORT = Table(
         "at_times": Array(item=Real(min=0.0), default=[]),
         "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),
         "modes": Integer(default=0, min=0, doc="report the first N natural frequencies f_1..f_N (Hz)"),
+        "snapshots": Integer(default=0, min=0, doc="keep the full displacement every N steps (VTU output); 0: none"),
+        "curve": Table(
+            fields={
+                "function": Optional(inner=String(), doc="'module:function', f(t, **args) -> reported dof"),
+                "args": Table(open_keys=Any_(), doc="keyword arguments of the function"),
+                "label": String(default="reference", doc="legend of the reference curve in plots"),
+            },
+            doc="a reference curve of the reported dof against time, drawn in plots",
+        ),
     }
 )
 

@@ -107,7 +107,8 @@ def write_result(result: Result, out_dir: str | os.PathLike | None = None) -> Pa
     """Write ``result.json`` and ``history.csv`` (atomically) and return the directory."""
     out = Path(out_dir) if out_dir is not None else default_output_dir(result.case)
     out.mkdir(parents=True, exist_ok=True)
-    if result.histories:
-        write_csv(out / "history.csv", result.histories)
+    columns = {k: v for k, v in result.histories.items() if np.ndim(v) == 1}  # per-node arrays are not CSV columns
+    if columns:
+        write_csv(out / "history.csv", columns)
     write_json(out / "result.json", result.to_json())
     return out

@@ -34,6 +34,8 @@ class DirectHistory:
 
     system: System
     report_dof: int | None = None
+    #: keep the full free-dof displacement every ``snapshot_every`` records (0: never); for VTU output
+    snapshot_every: int = 0
 
     def __post_init__(self) -> None:
         s = self.system
@@ -46,6 +48,7 @@ class DirectHistory:
         self._dissipation = 0.0
         self._normal_work = 0.0
         self._energy0: float | None = None
+        self._snapshots: list[tuple[int, np.ndarray]] = []
 
     def _energies(self, state: StepState) -> tuple[float, float, float]:
         kinetic = 0.5 * state.v @ (self._M @ state.v)
@@ -80,6 +83,8 @@ class DirectHistory:
         self._record(state, iterations=sol.iterations if sol is not None else 1, dt=state.t - previous.t)
 
     def _record(self, state: StepState, iterations: int, dt: float) -> None:
+        if self.snapshot_every and len(self._rows) % self.snapshot_every == 0:
+            self._snapshots.append((len(self._rows), state.u.copy()))
         kinetic, elastic, springs = self._energies(state)
         row = {
             "time": state.t,
@@ -115,6 +120,18 @@ class DirectHistory:
                 }
             )
         self._rows.append(row)
+
+    def snapshots(self) -> dict[str, np.ndarray]:
+        """Displacement snapshots: ``row`` (index into :meth:`arrays`), ``time``
+        and ``u`` (n_snapshots, n_dofs), prescribed values included; empty
+        when ``snapshot_every`` is 0."""
+        rows = np.array([r for r, _ in self._snapshots], dtype=np.int64)
+        u = [self.system.expand(v) for _, v in self._snapshots]
+        return {
+            "row": rows,
+            "time": np.array([self._rows[r]["time"] for r in rows], dtype=float),
+            "u": np.vstack(u) if u else np.zeros((0, self.system.n_dofs)),
+        }
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Scalar series (one value per recorded instant) and, under

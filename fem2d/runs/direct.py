@@ -52,7 +52,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         formulation = make_formulation(method, **formulation_options(case, system))
         coupling = ContactCoupling(system, system.zones[0], formulation)
     stepper = NewmarkStepper(system, scheme_of(case), get_solver(case.settings["solver"]["linear"]), coupling)
-    history = DirectHistory(system, info.get("report_dof"))
+    history = DirectHistory(system, info.get("report_dof"), case.settings["report"]["snapshots"])
     state = stepper.initial_state()
     history.start(state)
     t = case.settings["time"]
@@ -82,6 +82,8 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         "n_free_dofs": int(len(system.free)),
     }
     fields = {"system": system, "final_state": final, "info": info}
+    if history.snapshot_every:
+        fields["snapshots"] = history.snapshots()
     return quantities, series, fields, timing
 
 
