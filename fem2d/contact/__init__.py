@@ -1,0 +1,110 @@
+"""Frictional contact: search, Coulomb law, and three formulations behind one interface.
+
+``make_formulation(name, **options)`` builds a formulation that the time
+integrator drives through the :class:`~fem2d.contact.problem.ContactFormulation`
+protocol (``initial_state(zone)``, ``solve(problem, state)``):
+
+=============  ===========================================================
+``lagrange``   discrete active set with Lagrange multipliers (code_aster's
+               LAGRANGIEN); options ``strategy``
+``penalty``    discrete penalty (PENALISATION); options ``e_n``, ``e_t``,
+               ``young_modulus``, ``thickness``, ``penalty_scale``
+``continuous`` weak form, Alart-Curnier augmented Lagrangian, semi-smooth
+               Newton (CONTINUE); options ``integration``, ``rho_n``,
+               ``rho_t``, ``gauss_points``
+=============  ===========================================================
+
+Every formulation also takes ``tolerance``, ``max_iter`` and ``orientation``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+from typing import Any
+
+from fem2d.contact.continuous import ContinuousFormulation
+from fem2d.contact.lagrange import LagrangeFormulation
+from fem2d.contact.penalty import PenaltyFormulation
+from fem2d.contact.problem import (
+    OPEN,
+    SLIP,
+    STICK,
+    CondensedProblem,
+    ContactFormulation,
+    ContactSolution,
+    ContactZone,
+    make_zone,
+)
+from fem2d.errors import InputError
+
+#: Registered formulations, by the name a case gives in ``contact.method``.
+FORMULATIONS: dict[str, type] = {
+    "lagrange": LagrangeFormulation,
+    "penalty": PenaltyFormulation,
+    "continuous": ContinuousFormulation,
+}
+
+#: Options that must be positive numbers when given (None means "default").
+_POSITIVE = {"tolerance", "e_n", "e_t", "thickness", "penalty_scale", "rho_n", "rho_t"}
+_COUNTS = {"max_iter", "gauss_points"}
+
+
+def _check(name: str, key: str, value: Any, choices: dict[str, tuple[str, ...]]) -> Any:
+    where = f"contact.{key} (method {name!r})"
+    if key in choices:
+        if value not in choices[key]:
+            raise InputError(f"{where} must be one of {', '.join(map(repr, choices[key]))}, got {value!r}")
+        return value
+    if value is None and key in {"e_n", "e_t", "young_modulus", "gauss_points"}:
+        return None
+    if key in _COUNTS:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+            raise InputError(f"{where} must be a positive integer, got {value!r}")
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"{where} must be a number, got {value!r}")
+    if key in _POSITIVE and not value > 0:
+        raise InputError(f"{where} must be positive, got {value!r}")
+    if key == "young_modulus" and value < 0:
+        raise InputError(f"{where} must be non-negative, got {value!r}")
+    return float(value)
+
+
+def make_formulation(name: str, **options: Any) -> ContactFormulation:
+    """Build the contact formulation ``name`` with its options.
+
+    Raises :class:`~fem2d.errors.InputError` naming the method or the option
+    when the name is unknown, an option does not exist for that method, or
+    its value has the wrong type or range.
+    """
+    try:
+        cls = FORMULATIONS[name]
+    except (KeyError, TypeError):
+        raise InputError(
+            f"contact.method: unknown contact method {name!r}; expected one of {', '.join(FORMULATIONS)}"
+        ) from None
+    fields = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(options) - fields)
+    if unknown:
+        names = ", ".join(map(repr, unknown))
+        raise InputError(f"contact method {name!r} has no option {names}; its options are {', '.join(sorted(fields))}")
+    checked = {key: _check(name, key, value, cls.choices) for key, value in options.items()}
+    return cls(**checked)
+
+
+__all__ = [
+    "FORMULATIONS",
+    "OPEN",
+    "SLIP",
+    "STICK",
+    "CondensedProblem",
+    "ContactFormulation",
+    "ContactSolution",
+    "ContactZone",
+    "ContinuousFormulation",
+    "LagrangeFormulation",
+    "PenaltyFormulation",
+    "make_formulation",
+    "make_zone",
+]

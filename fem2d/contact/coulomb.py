@@ -1,0 +1,139 @@
+r"""Coulomb friction in 2D: the stick/slip return map and the contact residuals.
+
+Sign conventions (shared by every formulation): per slave node, the normal
+multiplier :math:`\lambda_n \ge 0` is compressive, the tangential one
+:math:`\lambda_t` is the friction force (or traction) on the slave side along
+the master tangent :math:`t`, and :math:`u` is the tangential slip increment
+of the step (slave relative to master, along :math:`t`). The Coulomb law reads
+
+.. math::
+
+    |\lambda_t| \le \mu \lambda_n, \qquad
+    |\lambda_t| < \mu \lambda_n \Rightarrow u = 0, \qquad
+    u \ne 0 \Rightarrow \lambda_t = -\mu \lambda_n\, \mathrm{sign}(u),
+
+i.e. friction opposes the slip. In a slip ``direction`` array, +1/-1 is the
+sign of :math:`u` of a sliding node (so :math:`\lambda_t = -\mu \lambda_n
+\,\mathrm{direction}`), 0 for a node that does not slide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from fem2d.contact.problem import OPEN, SLIP, STICK
+
+
+@dataclass(frozen=True)
+class ReturnMap:
+    r"""Result of :func:`return_map`, per node.
+
+    ``force`` the admissible tangential force, ``stick`` whether the trial
+    was admissible, and the consistent tangent: ``d_trial`` =
+    :math:`\partial F/\partial F^{trial}` (1 stick, 0 slip) and
+    ``d_threshold`` = :math:`\partial F/\partial \tau` (0 stick,
+    :math:`\mathrm{sign}(F^{trial})` slip).
+    """
+
+    force: np.ndarray
+    stick: np.ndarray
+    d_trial: np.ndarray
+    d_threshold: np.ndarray
+
+
+def return_map(trial: np.ndarray, threshold: np.ndarray) -> ReturnMap:
+    r"""Project a trial tangential force on the Coulomb disc (an interval in 2D).
+
+    .. math::
+
+        F = \begin{cases} F^{trial} & |F^{trial}| \le \tau \quad\text{(stick)} \\
+        \tau\, \mathrm{sign}(F^{trial}) & \text{otherwise (slip)} \end{cases}
+
+    Parameters
+    ----------
+    trial
+        Trial tangential forces :math:`F^{trial}` (N, or Pa for tractions).
+    threshold
+        Slip thresholds :math:`\tau = \mu \lambda_n` (same unit); negative
+        values count as 0.
+
+    Returns
+    -------
+    ReturnMap
+        The projected force and the derivatives of the map (its consistent
+        tangent, used by the penalty Newton).
+    """
+    trial = np.asarray(trial, dtype=float)
+    tau = np.maximum(np.asarray(threshold, dtype=float), 0.0)
+    stick = np.abs(trial) <= tau
+    sign = np.sign(trial)
+    force = np.where(stick, trial, tau * sign)
+    return ReturnMap(force, stick, stick.astype(float), np.where(stick, 0.0, sign))
+
+
+def natural_residual(
+    lam_n: np.ndarray,
+    lam_t: np.ndarray,
+    gap: np.ndarray,
+    slip: np.ndarray,
+    mu: float,
+    scale_n: np.ndarray,
+    scale_t: np.ndarray,
+) -> np.ndarray:
+    r"""Per-node residual of the Signorini-Coulomb conditions, in multiplier units.
+
+    With the gap and slip turned into multiplier units by the diagonal of
+    the condensed operator (:math:`\bar g = g / W_{nn}`,
+    :math:`\bar u = u / W_{tt}`: the multiplier that would close them),
+
+    .. math::
+
+        r_n = \min(\lambda_n, \bar g), \qquad
+        r_t = \lambda_t - \Pi_{[-\mu\lambda_n^+,\, \mu\lambda_n^+]}(\lambda_t - \bar u),
+
+    both zero exactly when the contact and friction laws hold. It does not
+    depend on any augmentation or penalty parameter, so it judges every
+    formulation alike. Returns :math:`\max(|r_n|, |r_t|)` per node.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g = np.where(np.isinf(gap), np.inf, gap / scale_n)
+        u = slip / scale_t
+    r_n = np.minimum(lam_n, g)
+    radius = mu * np.maximum(lam_n, 0.0)
+    r_t = lam_t - np.clip(lam_t - u, -radius, radius)
+    return np.maximum(np.abs(r_n), np.abs(r_t))
+
+
+def alart_curnier_status(
+    lam_n: np.ndarray,
+    lam_t: np.ndarray,
+    gap: np.ndarray,
+    slip: np.ndarray,
+    rho_n: float,
+    rho_t: float,
+    mu: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Contact and friction statuses from the augmented multipliers (Alart-Curnier).
+
+    .. math::
+
+        \hat\lambda_n = \lambda_n - \rho_n g, \qquad
+        \hat\lambda_t = \lambda_t - \rho_t u;
+
+    a node is in contact when :math:`\hat\lambda_n > 0`, stuck when moreover
+    :math:`|\hat\lambda_t| \le \mu \hat\lambda_n`, sliding otherwise, with the
+    slip direction :math:`-\mathrm{sign}(\hat\lambda_t)`. The fixed point of
+    the semi-smooth Newton built on these statuses does not depend on
+    :math:`\rho_n, \rho_t > 0` (units: multiplier per metre).
+
+    Returns (status, direction) with status in OPEN/STICK/SLIP.
+    """
+    aug_n = lam_n - rho_n * gap
+    aug_t = lam_t - rho_t * slip
+    active = aug_n > 0.0
+    stick = active & (np.abs(aug_t) <= mu * aug_n)
+    status = np.where(active, np.where(stick, STICK, SLIP), OPEN)
+    direction = np.where(status == SLIP, -np.sign(aug_t), 0.0)
+    return status, direction

@@ -1,0 +1,251 @@
+r"""Contact kinematics of one step at the current iterate, and its linearisation.
+
+For the current boundary displacement :math:`d` of a
+:class:`~fem2d.contact.problem.CondensedProblem`, pair the slave side with the
+master (:mod:`fem2d.contact.search`) and return, per slave node :math:`j`,
+
+* the gap :math:`g_j` (m, negative = penetration) and the tangential slip
+  increment of the step relative to the master,
+  :math:`u_j = t \cdot [(d_s - d_s^0) - \sum_a N_a (d_a - d_a^0)]` (m), with
+  :math:`d^0` the displacement at the start of the step;
+* the rows :math:`B` of their linearisation on the boundary dofs, so that a
+  change :math:`\Delta d` changes :math:`w_j g_j` by :math:`B_{n,j} \Delta d`
+  and :math:`w_j u_j` by :math:`B_{t,j} \Delta d`;
+* the weights :math:`w_j`: 1 for the discrete (node-to-segment) methods, the
+  integral of the slave shape function :math:`\int \phi_j\, d\Gamma` (m, per
+  unit thickness) for the weak (continuous) methods.
+
+Contact forces on the boundary nodes are :math:`p = B^T \lambda` with
+:math:`\lambda = (\lambda_n, \lambda_t)` the multipliers (N for the discrete
+methods, Pa for the weak ones), and the condensed (Delassus) operator is
+:math:`W = B C B^T`.
+
+Two integrations of the weak form :math:`\int_{\Gamma_s} (\lambda_n \delta g
++ \lambda_t \delta u)\, d\Gamma`, with :math:`\lambda = \sum_j \phi_j \lambda_j`:
+
+* ``nodal`` (code_aster's default): quadrature at the slave nodes, so
+  :math:`B_j = w_j G_j` with :math:`G_j` the node-to-segment rows of node j;
+* ``gauss``: Gauss points on every slave edge, each projected on the master,
+  :math:`B_j = \sum_q \omega_q \phi_j(s_q) G_q` (mortar-like weighted gaps
+  :math:`\tilde g_j = \int \phi_j g\, d\Gamma`; on a flat master the slave
+  block of :math:`B_n` is the consistent surface matrix
+  :math:`M_{jk} = \int \phi_j \phi_k\, d\Gamma` times :math:`n`).
+
+The reported ``gap`` and ``slip`` are the normalised
+:math:`\tilde g_j / w_j` and :math:`\tilde u_j / w_j` (m). Weights and Gauss
+Jacobians are taken in the reference configuration (small strains; rigid
+sliding does not change them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from fem2d.contact.problem import CondensedProblem, ContactZone
+from fem2d.contact.search import MasterSurface, Projection, line_shape, line_shape_derivative, project
+
+
+@dataclass(frozen=True)
+class Rows:
+    r"""Sparse rows on the boundary dofs in padded (ELLPACK) form.
+
+    Row i is :math:`\sum_m \mathrm{vals}[i, m]\, e_{\mathrm{cols}[i, m]}`;
+    repeated columns add up and padding has value 0. Every product below
+    loops over the (small) padding width only, never over nodes.
+    """
+
+    cols: np.ndarray
+    vals: np.ndarray
+    n_cols: int
+
+    def dot(self, x: np.ndarray) -> np.ndarray:
+        """:math:`B x` for a boundary vector x (n_cols,)."""
+        return np.einsum("im,im->i", self.vals, x[self.cols])
+
+    def transpose_dot(self, lam: np.ndarray) -> np.ndarray:
+        r""":math:`B^T \lambda` (n_cols,)."""
+        return np.bincount(self.cols.ravel(), (self.vals * lam[:, None]).ravel(), minlength=self.n_cols)
+
+    def times(self, matrix: np.ndarray) -> np.ndarray:
+        """:math:`B A` for a dense A (n_cols, k)."""
+        out = np.zeros((len(self.cols), matrix.shape[1]))
+        for m in range(self.cols.shape[1]):
+            out += self.vals[:, m, None] * matrix[self.cols[:, m]]
+        return out
+
+    def times_transpose(self, matrix: np.ndarray) -> np.ndarray:
+        """:math:`A B^T` for a dense A (k, n_cols)."""
+        out = np.zeros((matrix.shape[0], len(self.cols)))
+        for m in range(self.cols.shape[1]):
+            out += matrix[:, self.cols[:, m]] * self.vals[None, :, m]
+        return out
+
+    def scaled(self, factor: np.ndarray) -> Rows:
+        """Rows multiplied by ``factor`` (one value per row)."""
+        return Rows(self.cols, self.vals * factor[:, None], self.n_cols)
+
+    def toarray(self) -> np.ndarray:
+        """Dense (n_rows, n_cols) copy (tests, small problems)."""
+        out = np.zeros((len(self.cols), self.n_cols))
+        np.add.at(out, (np.repeat(np.arange(len(self.cols)), self.cols.shape[1]), self.cols.ravel()), self.vals.ravel())
+        return out
+
+
+@dataclass(frozen=True)
+class Kinematics:
+    """Per slave node: ``gap``, ``slip`` (m), ``normal``, ``tangent``,
+    ``outside`` (no master facing the node), ``weight`` (1 or m), and the
+    rows ``B`` ((2 n_slave) rows: normal rows then tangential rows) of
+    :math:`(w g, w u)`; ``projection`` is the pairing of the slave nodes."""
+
+    gap: np.ndarray
+    slip: np.ndarray
+    normal: np.ndarray
+    tangent: np.ndarray
+    outside: np.ndarray
+    weight: np.ndarray
+    B: Rows
+    projection: Projection
+
+    def values(self) -> np.ndarray:
+        r"""The weighted values :math:`(w g, w u)` (2 n,), zero where outside."""
+        inside = ~self.outside
+        wg = np.where(inside, self.weight * np.where(inside, self.gap, 0.0), 0.0)
+        return np.concatenate([wg, np.where(inside, self.weight * self.slip, 0.0)])
+
+
+def _point_rows(proj: Projection, slave_nodes: np.ndarray, slave_phi: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Columns and values of the normal and tangential rows at query points:
+    +phi at the slave nodes, -N at the master nodes (zero where outside)."""
+    nodes = np.concatenate([slave_nodes, proj.master_nodes], axis=1)
+    coef = np.concatenate([slave_phi, -proj.weights], axis=1) * (~proj.outside)[:, None]
+    cols = (2 * nodes[:, :, None] + np.arange(2)).reshape(len(nodes), -1)
+    vals_n = (coef[:, :, None] * proj.normal[:, None, :]).reshape(len(nodes), -1)
+    vals_t = (coef[:, :, None] * proj.tangent[:, None, :]).reshape(len(nodes), -1)
+    return cols, vals_n, vals_t
+
+
+def _slips(proj: Projection, du: np.ndarray, slave_du: np.ndarray) -> np.ndarray:
+    rel = slave_du - np.einsum("pa,paj->pj", proj.weights, du[proj.master_nodes])
+    return np.where(proj.outside, 0.0, np.einsum("pj,pj->p", proj.tangent, rel))
+
+
+def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
+    """Node-to-segment kinematics of the slave nodes (weights 1)."""
+    zone = problem.zone
+    n_s = zone.n_slave
+    coords = zone.reference + d
+    proj = project(surface, coords, coords[:n_s], exclude=np.arange(n_s))
+    du = d - problem.d_start
+    cols, vn, vt = _point_rows(proj, np.arange(n_s)[:, None], np.ones((n_s, 1)))
+    B = Rows(np.vstack([cols, cols]), np.vstack([vn, vt]), 2 * zone.n_boundary)
+    return Kinematics(
+        proj.gap, _slips(proj, du, du[:n_s]), proj.normal, proj.tangent, proj.outside, np.ones(n_s), B, proj
+    )
+
+
+@lru_cache(maxsize=16)
+def _gauss_legendre(n_points: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.polynomial.legendre.leggauss(n_points)
+
+
+def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Gauss points of the slave edges: (phi (n_q, ns), omega (n_e, n_q)).
+
+    ``omega`` are the Gauss weights times the Jacobian (reference
+    configuration), m.
+    """
+    kind = zone.slave_edges.kind
+    eta, w = _gauss_legendre(n_points)
+    phi = line_shape(kind, eta)
+    x0 = zone.reference[zone.slave_local]
+    jac = np.linalg.norm(np.einsum("qa,eaj->eqj", line_shape_derivative(kind, eta), x0), axis=2)
+    return phi, w[None, :] * jac
+
+
+def slave_weights(zone: ContactZone) -> np.ndarray:
+    r"""Nodal integration weights :math:`w_j = \int_{\Gamma_s} \phi_j\, d\Gamma` (m per unit thickness).
+
+    Integrated with 3 Gauss points per slave edge: half the adjacent
+    lengths for SEG2 edges; :math:`L/6, L/6, 2L/3` for straight SEG3 edges.
+    Use them to turn nodal forces into pressures (Pa).
+    """
+    phi, omega = _edge_quadrature(zone, 3)
+    weights = np.zeros(zone.n_slave)
+    np.add.at(weights, zone.slave_local, np.einsum("eq,qa->ea", omega, phi))
+    return weights
+
+
+def nodal_kinematics(
+    problem: CondensedProblem, surface: MasterSurface, d: np.ndarray, weights: np.ndarray
+) -> Kinematics:
+    """Weak-form kinematics with nodal integration: :math:`B_j = w_j G_j`."""
+    kin = node_kinematics(problem, surface, d)
+    B = kin.B.scaled(np.concatenate([weights, weights]))
+    return Kinematics(kin.gap, kin.slip, kin.normal, kin.tangent, kin.outside, weights, B, kin.projection)
+
+
+def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray, n_points: int) -> Kinematics:
+    r"""Weak-form kinematics with ``n_points`` Gauss points per slave edge.
+
+    Every Gauss point :math:`s_q` of a slave edge is projected on the master;
+    its rows :math:`G_q` are accumulated as
+    :math:`B_j = \sum_q \omega_q \phi_j(s_q) G_q`. Points outside the master
+    contribute nothing; a node none of whose points faces the master is
+    ``outside``. The reported nodal ``gap``/``slip`` are the weighted means;
+    normal, tangent and projection are those of the node itself.
+    """
+    zone = problem.zone
+    n_s = zone.n_slave
+    edges = zone.slave_local
+    n_e, ns = edges.shape
+    phi, omega = _edge_quadrature(zone, n_points)
+    n_q = phi.shape[0]
+    coords = zone.reference + d
+    du = d - problem.d_start
+    pts = np.einsum("qa,eaj->eqj", phi, coords[edges]).reshape(-1, 2)
+    slave_nodes = np.repeat(edges, n_q, axis=0)
+    slave_phi = np.tile(phi, (n_e, 1))
+    proj = project(surface, coords, pts)
+    point_du = np.einsum("pa,paj->pj", slave_phi, du[slave_nodes])
+    slip_q = _slips(proj, du, point_du)
+    gap_q = np.where(proj.outside, 0.0, proj.gap)
+    cols_q, vn_q, vt_q = _point_rows(proj, slave_nodes, slave_phi)
+    # contribution of point p = (e, q) to node edges[e, a]: omega[e, q] phi[q, a] (inside points only)
+    contrib = (omega[:, :, None] * phi[None, :, :]).reshape(-1, ns) * (~proj.outside)[:, None]
+    # gather, per slave node, its (point, local index) pairs, padded with zero weight
+    node_of = edges.repeat(n_q, axis=0).ravel()  # node of each (p, a)
+    order = np.argsort(node_of, kind="stable")
+    counts = np.bincount(node_of, minlength=n_s)
+    width = int(counts.max())
+    slot = np.arange(len(order)) - np.repeat(np.cumsum(counts) - counts, counts)
+    point_of = np.zeros((n_s, width), dtype=np.int64)
+    coef = np.zeros((n_s, width))
+    point_of[node_of[order], slot] = order // ns
+    coef[node_of[order], slot] = contrib.ravel()[order]
+    weight = coef.sum(axis=1)
+    out = weight <= 0.0
+    safe = np.where(out, 1.0, weight)
+    gap = np.where(out, np.inf, np.einsum("jk,jk->j", coef, gap_q[point_of]) / safe)
+    slip = np.where(out, 0.0, np.einsum("jk,jk->j", coef, slip_q[point_of]) / safe)
+    cols = cols_q[point_of].reshape(n_s, -1)
+    vals_n = (coef[:, :, None] * vn_q[point_of]).reshape(n_s, -1)
+    vals_t = (coef[:, :, None] * vt_q[point_of]).reshape(n_s, -1)
+    B = Rows(np.vstack([cols, cols]), np.vstack([vals_n, vals_t]), 2 * zone.n_boundary)
+    nodal = node_kinematics(problem, surface, d)
+    return Kinematics(
+        gap, slip, nodal.normal, nodal.tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection
+    )
+
+
+def delassus(B: Rows, compliance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The condensed operator :math:`W = B C B^T` and :math:`B C` (dense).
+
+    :math:`W` maps multipliers to the change of :math:`(w g, w u)`: m/N for
+    the discrete methods, m^4/N per unit thickness for the weak forms.
+    """
+    BC = B.times(compliance)
+    return B.times_transpose(BC), BC

@@ -1,0 +1,190 @@
+r"""Discrete contact with Lagrange multipliers: an active-set method on the Delassus operator.
+
+code_aster's discrete ``LAGRANGIEN`` method (SPEC section 5). The unknowns
+are the nodal contact forces :math:`\lambda_n \ge 0` and friction forces
+:math:`\lambda_t` (N) of the slave nodes, node-to-segment; the step's
+condensed (Delassus) operator is :math:`W = G C G^T` with :math:`G` the rows
+of the gap and slip linearisation (:mod:`fem2d.contact.kinematics`, weights
+1). For a set of statuses the problem is linear
+(:func:`fem2d.contact.active_set.solve_statuses`): contact nodes get
+:math:`g = 0`, stuck nodes :math:`u = 0` (no slip over the step), sliding nodes
+the force :math:`\lambda_t = -\mu \lambda_n\, \mathrm{sign}(u)` opposing
+their slip. After each solve the statuses are checked against the solution:
+
+* an open link that penetrates (:math:`g < 0`) is activated (sliding along its
+  current slip if it has one, else stuck);
+* a contact link in tension (:math:`\lambda_n < 0`) is released;
+* a stuck link whose force leaves the cone (:math:`|\lambda_t| > \mu\lambda_n`)
+  slides, in the direction :math:`-\mathrm{sign}(\lambda_t)` it is pushed;
+* a sliding link whose slip opposes its assumed direction sticks;
+
+and the solve is repeated until consistent, re-pairing the geometry at every
+iteration. Contact changes come first: friction statuses are revised only
+once no link needs activating or releasing (the contact loop nested in the
+friction loop, as in code_aster). ``strategy="block"`` changes every inconsistent link at once
+(code_aster's ``LAGRANGIEN`` activates links "by package"); ``"single"``
+changes only the most violated link per iteration (code_aster's older
+``CONTRAINTE`` active-set method). A status cycle in block mode switches to
+single changes. Violations are compared in force units (gaps and slips divided
+by the diagonal of :math:`W`) with ``tolerance`` times the step's force
+scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from fem2d.contact import active_set
+from fem2d.contact.kinematics import node_kinematics, slave_weights
+from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
+from fem2d.contact.search import MasterSurface, master_surface
+
+
+@dataclass(frozen=True)
+class DiscreteState:
+    """History of a discrete formulation between steps.
+
+    ``status``/``direction`` of the slave nodes at the end of the last step
+    (the next step's first guess), their ``normal_force`` and
+    ``tangential_force`` (N), ``pressure`` = normal force / tributary length
+    (Pa, per unit thickness), and the oriented master ``surface``.
+    """
+
+    surface: MasterSurface
+    status: np.ndarray
+    direction: np.ndarray
+    normal_force: np.ndarray
+    tangential_force: np.ndarray
+    pressure: np.ndarray
+
+
+def initial_discrete_state(zone: ContactZone, orientation: str) -> DiscreteState:
+    """Everything open, no force, at the reference position."""
+    n = zone.n_slave
+    zeros = np.zeros(n)
+    return DiscreteState(master_surface(zone, orientation), np.full(n, OPEN), zeros, zeros, zeros, zeros)
+
+
+def primal_dual_update(it: active_set.Iterate, mu: float, tolerance: float, single: bool) -> tuple[np.ndarray, ...]:
+    """New statuses from the last solve (see the module docstring).
+
+    Contact first: while some link must be activated or released, only those
+    change (an activated link slides along its current slip if it has one,
+    else sticks); the friction statuses change once contact is consistent.
+    Returns (status, direction, violation): the violation (force units) of
+    each changed link, zero elsewhere. With ``single``, only the most
+    violated link changes.
+    """
+    n = len(it.status)
+    lam_n, lam_t = it.lam[:n], it.lam[n:]
+    g, u = it.lin[:n], it.lin[n:]
+    dn = np.where(it.diag[:n] > 0.0, it.diag[:n], 1.0)
+    dt = np.where(it.diag[n:] > 0.0, it.diag[n:], 1.0)
+    threshold = tolerance * it.scale
+    status, direction = it.status.copy(), it.direction.copy()
+    is_open = status == OPEN
+    violation = np.zeros(n)
+    with np.errstate(invalid="ignore"):
+        closing = np.where(is_open & ~it.kin.outside, -g / dn, 0.0)
+    activate = closing > threshold
+    release = ~is_open & (-lam_n > threshold)
+    violation[activate] = closing[activate]
+    violation[release] = -lam_n[release]
+    contact_changes = bool(np.any(violation > 0.0))
+    if contact_changes:
+        to_slip = to_stick = np.zeros(n, dtype=bool)
+    else:
+        to_slip = (status == STICK) & (np.abs(lam_t) - mu * lam_n > threshold)
+        to_stick = (status == SLIP) & (-direction * u / dt > threshold)
+        violation[to_slip] = np.abs(lam_t[to_slip]) - mu * lam_n[to_slip]
+        violation[to_stick] = -direction[to_stick] * u[to_stick] / dt[to_stick]
+    if single and np.any(violation > 0.0):
+        keep = np.zeros(n, dtype=bool)
+        keep[np.argmax(violation)] = True
+        activate, release, to_slip, to_stick = activate & keep, release & keep, to_slip & keep, to_stick & keep
+        violation = np.where(keep, violation, 0.0)
+    moving = np.abs(u) / dt > threshold
+    status[activate] = np.where(moving[activate], SLIP, STICK)
+    direction[activate] = np.where(moving[activate], np.sign(u[activate]), 0.0)
+    status[release] = OPEN
+    direction[release] = 0.0
+    status[to_slip] = SLIP
+    direction[to_slip] = -np.sign(lam_t[to_slip])
+    status[to_stick] = STICK
+    direction[to_stick] = 0.0
+    return status, direction, violation
+
+
+@dataclass(frozen=True)
+class LagrangeFormulation:
+    """Discrete Lagrange-multiplier contact with Coulomb friction (active set).
+
+    Parameters
+    ----------
+    tolerance
+        Relative tolerance on the contact-friction residual (force units
+        over the step's force scale).
+    max_iter
+        Most linear solves per step before reporting non-convergence.
+    strategy
+        ``"block"`` or ``"single"`` status changes per iteration.
+    orientation
+        Master normal orientation, see :func:`fem2d.contact.search.master_surface`.
+    """
+
+    tolerance: float = 1e-10
+    max_iter: int = 50
+    strategy: str = "block"
+    orientation: str = "auto"
+    name: ClassVar[str] = "lagrange"
+    choices: ClassVar[dict[str, tuple[str, ...]]] = {
+        "strategy": ("block", "single"),
+        "orientation": ("auto", "left", "right"),
+    }
+
+    def initial_state(self, zone: ContactZone) -> DiscreteState:
+        """All slave nodes open at the reference position."""
+        return initial_discrete_state(zone, self.orientation)
+
+    def solve(self, problem: CondensedProblem, state: DiscreteState) -> ContactSolution:
+        """Solve the step's contact problem, starting from last step's statuses."""
+        mu, n = problem.zone.mu, problem.zone.n_slave
+        seen: set[bytes] = set()
+        mode = {"single": self.strategy == "single"}
+
+        def rule(it: active_set.Iterate) -> tuple[np.ndarray, np.ndarray]:
+            seen.add(it.status.tobytes() + it.direction.tobytes())
+            status, direction, _ = primal_dual_update(it, mu, self.tolerance, mode["single"])
+            key = status.tobytes() + direction.tobytes()
+            if not mode["single"] and key in seen and not np.array_equal(status, it.status):
+                mode["single"] = True  # a cycle: fall back to one change at a time
+                status, direction, _ = primal_dual_update(it, mu, self.tolerance, True)
+            return status, direction
+
+        result = active_set.run(
+            problem,
+            lambda d: node_kinematics(problem, state.surface, d),
+            rule,
+            np.zeros(2 * n),
+            state.status,
+            state.direction,
+            self.tolerance,
+            self.max_iter,
+            rule_at_start=False,
+        )
+        return discrete_solution(result, problem, state.surface)
+
+
+def discrete_solution(
+    result: active_set.LoopResult, problem: CondensedProblem, surface: MasterSurface
+) -> ContactSolution:
+    """The step's solution of a discrete formulation, with its next state."""
+    n = problem.zone.n_slave
+    lam_n, lam_t = result.lam[:n], result.lam[n:]
+    weights = slave_weights(problem.zone)
+    pressure = np.where(weights > 0.0, lam_n / np.where(weights > 0.0, weights, 1.0), 0.0)
+    state = DiscreteState(surface, result.status.copy(), result.direction.copy(), lam_n.copy(), lam_t.copy(), pressure)
+    return active_set.solution(result, problem, state)

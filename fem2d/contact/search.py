@@ -1,0 +1,438 @@
+r"""Contact search: slave points onto master segments (node-to-segment pairing).
+
+Geometry only; the contact laws live in the formulations. Given the current
+coordinates of the boundary nodes, every query point (a slave node, or a
+Gauss point of a slave edge) is projected on the closest master segment
+(SEG2 straight, SEG3 quadratic), which gives, per point,
+
+* the master segment and the local coordinate :math:`\xi \in [-1, 1]` of the
+  closest point :math:`x_m(\xi) = \sum_a N_a(\xi) x_a`;
+* the master outward normal :math:`n` and tangent :math:`t`;
+* the signed gap :math:`g = n \cdot (x - x_m(\xi))` (m), negative when the
+  point has penetrated the master body;
+* the master shape weights :math:`N_a(\xi)`, so that the gap variation
+  :math:`\delta g = n \cdot (\delta d_s - \sum_a N_a \delta d_a)` involves the
+  master dofs too (deformable masters).
+
+Orientation. The normal is the outward normal of the *master body*: with
+:math:`\tau = dx_m/d\xi` (the direction in which the segment's nodes run),
+:math:`n = s\,(\tau_y, -\tau_x)/|\tau|` with a sign :math:`s` per segment. The
+convention :math:`s = +1` means "the master body lies on the left of its
+edges", i.e. the edges run counter-clockwise around the master body, as the
+boundary edges of counter-clockwise cells (and Gmsh's transfinite rectangle
+sides) do, and as code_aster's ``ORIE_PEAU_2D`` makes them.
+:func:`master_surface` first makes each chain of master segments
+consistently oriented, then decides :math:`s` per chain: from the master body
+when its cells are given (:func:`orient_edges`, the robust way), else by the
+convention, overridden when the slave nodes *start* clearly (by more than
+half a slave edge) on the negative side of the chain. Slave nodes that start
+touching the master cannot tell the side: then only the convention or the
+body decides. The tangent is :math:`t = (n_y, -n_x)`, so that :math:`(t, n)`
+is a right-handed frame like :math:`(x, y)`: on a horizontal master whose body
+is below, :math:`n = +y` and :math:`t = +x`.
+
+Large sliding. Pairing is redone at every Newton iteration from the current
+coordinates (cheap: boundary nodes only). Candidate segments come from a
+:class:`scipy.spatial.cKDTree` on the centres of the segments' bounding
+circles (nearest centres first, a ball query where they cannot settle the
+closest segment), not from an all-pairs loop. A point whose closest-point parameter falls outside :math:`[-1, 1]` on
+every candidate is *outside* the master: it is flagged, given an infinite gap
+and no normal, and never projected on an end of the master.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from fem2d.contact.problem import ContactZone
+from fem2d.errors import InputError
+from fem2d.mesh.mesh import CellBlock
+
+#: Tolerance on the local coordinate for "inside the segment".
+XI_TOLERANCE = 1e-9
+
+
+# --------------------------------------------------------------------------
+# Line shape functions (ends first, then the middle node for SEG3)
+# --------------------------------------------------------------------------
+
+
+def line_shape(kind: str, xi: np.ndarray) -> np.ndarray:
+    r"""Shape functions of a SEG2/SEG3 line at local coordinates ``xi``.
+
+    SEG2: :math:`N = ((1-\xi)/2, (1+\xi)/2)`; SEG3 (ends, then middle):
+    :math:`N = (\xi(\xi-1)/2, \xi(\xi+1)/2, 1-\xi^2)`.
+
+    Returns an array of shape ``xi.shape + (n_nodes,)`` (dimensionless).
+    """
+    xi = np.asarray(xi, dtype=float)
+    if kind == "seg2":
+        return np.stack([0.5 * (1.0 - xi), 0.5 * (1.0 + xi)], axis=-1)
+    if kind == "seg3":
+        return np.stack([0.5 * xi * (xi - 1.0), 0.5 * xi * (xi + 1.0), 1.0 - xi * xi], axis=-1)
+    raise InputError(f"contact surfaces must be seg2 or seg3 edges, got {kind!r}")
+
+
+def line_shape_derivative(kind: str, xi: np.ndarray) -> np.ndarray:
+    r""":math:`dN/d\xi` of a SEG2/SEG3 line (shape ``xi.shape + (n_nodes,)``)."""
+    xi = np.asarray(xi, dtype=float)
+    if kind == "seg2":
+        return np.stack([np.full_like(xi, -0.5), np.full_like(xi, 0.5)], axis=-1)
+    if kind == "seg3":
+        return np.stack([xi - 0.5, xi + 0.5, -2.0 * xi], axis=-1)
+    raise InputError(f"contact surfaces must be seg2 or seg3 edges, got {kind!r}")
+
+
+def _second_derivative(kind: str) -> np.ndarray:
+    return np.array([0.0, 0.0]) if kind == "seg2" else np.array([1.0, 1.0, -2.0])
+
+
+# --------------------------------------------------------------------------
+# Master orientation
+# --------------------------------------------------------------------------
+
+
+def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock) -> CellBlock:
+    """Reorder edges so that they run counter-clockwise around ``body``.
+
+    The analogue of code_aster's ``ORIE_PEAU_2D``: afterwards the body lies
+    on the left of every edge, so that the outward normal of the body is
+    :math:`(\\tau_y, -\\tau_x)` with :math:`\\tau` the edge direction (the
+    convention :func:`master_surface` relies on). Each edge is matched to the
+    body cell that holds both its end nodes; the cell centroid must lie on
+    the left.
+
+    Parameters
+    ----------
+    points
+        Mesh coordinates (n, 2), m.
+    edges
+        SEG2/SEG3 boundary edges of ``body`` (mesh node ids).
+    body
+        The 2D cells of the body the edges bound.
+    """
+    pts = np.asarray(points, dtype=float)[:, :2]
+    ends = edges.nodes[:, :2]
+    cells = body.nodes
+    # incidence: for each edge, a body cell containing both end nodes
+    owner = np.full(len(edges), -1)
+    node_to_cells: dict[int, set[int]] = {}
+    for c, row in enumerate(cells):
+        for v in row:
+            node_to_cells.setdefault(int(v), set()).add(c)
+    for e, (a, b) in enumerate(ends):
+        common = node_to_cells.get(int(a), set()) & node_to_cells.get(int(b), set())
+        if not common:
+            raise InputError(f"orient_edges: edge {e} (nodes {a}, {b}) is not on the boundary of the given body")
+        owner[e] = min(common)
+    centroid = pts[cells[owner]].mean(axis=1)
+    tau = pts[ends[:, 1]] - pts[ends[:, 0]]
+    rel = centroid - pts[ends[:, 0]]
+    left = tau[:, 0] * rel[:, 1] - tau[:, 1] * rel[:, 0] > 0.0
+    nodes = edges.nodes.copy()
+    flip = ~left
+    nodes[flip, 0], nodes[flip, 1] = edges.nodes[flip, 1], edges.nodes[flip, 0]
+    return CellBlock(edges.kind, nodes)
+
+
+def _chains(ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Orient chains of segments consistently.
+
+    Returns (flip, chain): ``flip[s]`` says segment s must be reversed to
+    follow its chain, ``chain[s]`` the chain id. A breadth-first walk over
+    segments sharing an end node (setup only: a few hundred segments).
+    """
+    n = len(ends)
+    by_node: dict[int, list[int]] = {}
+    for s, (a, b) in enumerate(ends):
+        by_node.setdefault(int(a), []).append(s)
+        by_node.setdefault(int(b), []).append(s)
+    flip = np.zeros(n, dtype=bool)
+    chain = np.full(n, -1)
+    for seed in range(n):
+        if chain[seed] >= 0:
+            continue
+        chain[seed] = seed
+        stack = [seed]
+        while stack:
+            s = stack.pop()
+            start, end = (ends[s, 1], ends[s, 0]) if flip[s] else (ends[s, 0], ends[s, 1])
+            for node, at_end in ((end, True), (start, False)):
+                for r in by_node[int(node)]:
+                    if chain[r] >= 0:
+                        continue
+                    # a follower starts where s ends; a predecessor ends where s starts
+                    r_start = ends[r, 0]
+                    flip[r] = (r_start != node) if at_end else (r_start == node)
+                    chain[r] = seed
+                    stack.append(r)
+    return flip, chain
+
+
+@dataclass(frozen=True)
+class MasterSurface:
+    """The master segments in boundary numbering, with their orientation.
+
+    ``nodes[s]`` are the boundary indices of segment s (ends, then the middle
+    node for SEG3); ``sign[s]`` (+1/-1) orients its normal:
+    :math:`n = s(\\tau_y, -\\tau_x)/|\\tau|`, :math:`\\tau = dx/d\\xi`.
+    """
+
+    kind: str
+    nodes: np.ndarray
+    sign: np.ndarray
+
+    @property
+    def n_segments(self) -> int:
+        return len(self.nodes)
+
+
+def master_surface(zone: ContactZone, orientation: str = "auto") -> MasterSurface:
+    """The oriented master surface of a zone (see the module docstring).
+
+    Parameters
+    ----------
+    zone
+        The contact zone (reference coordinates of the boundary nodes).
+    orientation
+        ``"auto"`` (chains made consistent; the body on the left of the
+        edges, unless the slave nodes start clearly on the other side),
+        ``"left"`` (the master body is on the left of every edge as given,
+        no check) or ``"right"`` (on the right).
+    """
+    kind = zone.master_edges.kind
+    if kind not in ("seg2", "seg3"):
+        raise InputError(f"zone {zone.name!r}: master edges must be seg2 or seg3, got {kind!r}")
+    nodes = np.asarray(zone.master_local, dtype=np.int64)
+    n_seg = len(nodes)
+    if orientation == "left":
+        return MasterSurface(kind, nodes, np.ones(n_seg))
+    if orientation == "right":
+        return MasterSurface(kind, nodes, -np.ones(n_seg))
+    if orientation != "auto":
+        raise InputError(f"master orientation must be 'auto', 'left' or 'right', got {orientation!r}")
+    flip, chain = _chains(nodes[:, :2])
+    sign = np.ones(n_seg)
+    for c in np.unique(chain):
+        members = chain == c
+        # keep the direction most of the chain's edges already have
+        chain_flip = flip[members].mean() > 0.5
+        # the body is on the left of the chain's direction: edges running against it have it on their right
+        sign[members] = np.where(flip[members] != chain_flip, -1.0, 1.0)
+    surface = MasterSurface(kind, nodes, sign)
+    return _side_from_start(zone, surface, chain)
+
+
+def _side_from_start(zone: ContactZone, surface: MasterSurface, chain: np.ndarray) -> MasterSurface:
+    """Flip a chain whose slave nodes all start clearly on its negative side."""
+    slave_xy = zone.reference[: zone.n_slave]
+    proj = project(surface, zone.reference, slave_xy)
+    inside = ~proj.outside
+    if not inside.any():
+        return surface
+    edge = zone.reference[zone.slave_local[:, 0]] - zone.reference[zone.slave_local[:, 1]]
+    half_edge = 0.5 * float(np.median(np.hypot(edge[:, 0], edge[:, 1])))
+    sign = surface.sign.copy()
+    for c in np.unique(chain[proj.segment[inside]]):
+        on_chain = inside.copy()
+        on_chain[inside] = chain[proj.segment[inside]] == c
+        if np.all(proj.gap[on_chain] < -half_edge):
+            sign[chain == c] *= -1.0
+    return MasterSurface(surface.kind, surface.nodes, sign)
+
+
+# --------------------------------------------------------------------------
+# Projection
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Projection:
+    """Closest-point projection of query points on the master surface.
+
+    Arrays over the query points: ``segment`` (-1 outside), ``xi``,
+    ``gap`` (m; +inf outside), ``normal`` and ``tangent`` (unit; zero
+    outside), ``master_nodes`` (boundary indices of the segment's nodes) and
+    ``weights`` (shape functions at ``xi``; zero outside), ``outside``.
+    """
+
+    segment: np.ndarray
+    xi: np.ndarray
+    gap: np.ndarray
+    normal: np.ndarray
+    tangent: np.ndarray
+    master_nodes: np.ndarray
+    weights: np.ndarray
+    outside: np.ndarray
+
+
+def _bounding_circles(kind: str, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Centres and radii of circles that hold each segment (x: (n_seg, nn, 2))."""
+    if kind == "seg3":
+        # Bezier control point of the quadratic: the curve lies in the hull of (x0, b, x1)
+        b = 2.0 * xs[:, 2] - 0.5 * (xs[:, 0] + xs[:, 1])
+        ctrl = np.stack([xs[:, 0], xs[:, 1], b], axis=1)
+    else:
+        ctrl = xs
+    centre = 0.5 * (ctrl.min(axis=1) + ctrl.max(axis=1))
+    radius = np.linalg.norm(ctrl - centre[:, None, :], axis=2).max(axis=1)
+    return centre, radius
+
+
+def _closest_xi(kind: str, xs: np.ndarray, q: np.ndarray) -> np.ndarray:
+    r"""Closest-point parameter of q on each segment (pairs are vectorised).
+
+    SEG2 in closed form; SEG3 by Newton on
+    :math:`f(\xi) = (x(\xi) - q) \cdot x'(\xi) = 0`, started from the chord.
+    """
+    a, b = xs[:, 0], xs[:, 1]
+    chord = b - a
+    u = np.einsum("ij,ij->i", q - a, chord) / np.einsum("ij,ij->i", chord, chord)
+    xi = 2.0 * u - 1.0
+    if kind == "seg2":
+        return xi
+    d2 = _second_derivative(kind)
+    x2 = np.einsum("a,paj->pj", d2, xs)
+    for _ in range(30):
+        xi = np.clip(xi, -3.0, 3.0)
+        x = np.einsum("pa,paj->pj", line_shape(kind, xi), xs)
+        x1 = np.einsum("pa,paj->pj", line_shape_derivative(kind, xi), xs)
+        r = x - q
+        f = np.einsum("pj,pj->p", r, x1)
+        df = np.einsum("pj,pj->p", x1, x1) + np.einsum("pj,pj->p", r, x2)
+        step = f / np.where(np.abs(df) > 0.0, df, 1.0)
+        xi = xi - step
+        # points that leave [-2, 2] are outside this segment: no need to converge them
+        if np.all((np.abs(step) < 1e-14) | (np.abs(xi) > 2.0)):
+            break
+    return xi
+
+
+def _evaluate(kind: str, xs: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Closest points of pairs (segment nodes xs (p, nn, 2), points q (p, 2)):
+    (xi clipped to [-1, 1], distance (inf if outside), foot)."""
+    xi = _closest_xi(kind, xs, q)
+    inside = np.abs(xi) <= 1.0 + XI_TOLERANCE
+    xi = np.clip(xi, -1.0, 1.0)
+    foot = np.einsum("pa,paj->pj", line_shape(kind, xi), xs)
+    diff = q - foot
+    dist = np.where(inside, np.sqrt(np.einsum("pj,pj->p", diff, diff)), np.inf)
+    return xi, dist, foot
+
+
+#: Nearest segment centres tried first (the rest only when they could be closer).
+K_NEAREST = 4
+
+
+def project(
+    surface: MasterSurface,
+    coords: np.ndarray,
+    points: np.ndarray,
+    exclude: np.ndarray | None = None,
+) -> Projection:
+    r"""Project query points on the master surface (closest point).
+
+    Candidates: the :data:`K_NEAREST` segments whose bounding-circle
+    centres are nearest (one vectorised :class:`~scipy.spatial.cKDTree`
+    query). A point is settled when its best inside candidate, at distance
+    :math:`\delta`, cannot be beaten by any other segment: the next centre
+    is farther than :math:`\delta + R_{max}` (:math:`R_{max}` the largest
+    bounding radius). Unsettled points get a ball query of that radius (or,
+    with no inside candidate yet, of the radius that reaches every segment
+    within one segment size). So pairing costs
+    :math:`O(n_q \log n_{seg})` and is exact.
+
+    Parameters
+    ----------
+    surface
+        The oriented master segments (:func:`master_surface`).
+    coords
+        Current coordinates of the boundary nodes (n_boundary, 2), m.
+    points
+        Query points (n_q, 2), m (slave nodes, or slave Gauss points).
+    exclude
+        Optional (n_q,) boundary node index per query point: segments that
+        contain that node are skipped (a slave node is never paired with a
+        segment it belongs to).
+
+    Returns
+    -------
+    Projection
+        Per query point; among the segments whose closest point is inside
+        (:math:`|\xi| \le 1` within :data:`XI_TOLERANCE`), the one at the
+        smallest distance.
+    """
+    coords = np.asarray(coords, dtype=float)
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    kind, conn = surface.kind, surface.nodes
+    nn, n_seg, n_q = conn.shape[1], len(conn), len(points)
+    xs_all = coords[conn]
+    k = min(K_NEAREST, n_seg)
+    if n_seg <= K_NEAREST:  # the k nearest are all the segments: no index needed
+        near = np.broadcast_to(np.arange(n_seg), (n_q, n_seg))
+    else:
+        centre, radius = _bounding_circles(kind, xs_all)
+        r_max = float(radius.max())
+        tree = cKDTree(centre)
+        near_d, near = tree.query(points, k=k + 1)
+    s_idx = np.ascontiguousarray(near[:, :k])
+    xi, dist, foot = _evaluate(kind, xs_all[s_idx.ravel()], np.repeat(points, k, axis=0))
+    xi, dist, foot = xi.reshape(n_q, k), dist.reshape(n_q, k), foot.reshape(n_q, k, 2)
+    if exclude is not None:
+        own = np.any(conn[s_idx] == np.asarray(exclude)[:, None, None], axis=2)
+        dist = np.where(own, np.inf, dist)
+    pick = np.argmin(dist, axis=1)
+    rows_all = np.arange(n_q)
+    best_seg = s_idx[rows_all, pick]
+    best_xi = xi[rows_all, pick]
+    best_dist = dist[rows_all, pick]
+    best_foot = foot[rows_all, pick]
+    if n_seg > K_NEAREST:
+        unsettled = np.flatnonzero(~(near_d[:, k] > best_dist + r_max))
+        if len(unsettled):
+            reach = np.where(np.isfinite(best_dist[unsettled]), best_dist[unsettled], 2.0 * r_max) + r_max
+            lists = tree.query_ball_point(points[unsettled], reach)
+            counts = np.array([len(x) for x in lists], dtype=np.int64)
+            if counts.sum():
+                q_more = np.repeat(unsettled, counts)
+                s_more = np.concatenate([np.asarray(x, dtype=np.int64) for x in lists])
+                xi2, dist2, foot2 = _evaluate(kind, xs_all[s_more], points[q_more])
+                if exclude is not None:
+                    own_more = np.any(conn[s_more] == np.asarray(exclude)[q_more][:, None], axis=1)
+                    dist2 = np.where(own_more, np.inf, dist2)
+                # per point, the best extra pair (ties: lowest segment), if it beats the current best
+                order = np.lexsort((s_more, dist2, q_more))
+                first = order[np.r_[True, q_more[order][1:] != q_more[order][:-1]]]
+                better = first[dist2[first] < best_dist[q_more[first]]]
+                rows = q_more[better]
+                best_seg[rows], best_xi[rows], best_dist[rows], best_foot[rows] = (
+                    s_more[better],
+                    xi2[better],
+                    dist2[better],
+                    foot2[better],
+                )
+    rows = np.flatnonzero(np.isfinite(best_dist))
+    segment = np.full(n_q, -1, dtype=np.int64)
+    out_xi = np.full(n_q, np.nan)
+    gap = np.full(n_q, np.inf)
+    normal = np.zeros((n_q, 2))
+    tangent = np.zeros((n_q, 2))
+    master_nodes = np.zeros((n_q, nn), dtype=np.int64)
+    weights = np.zeros((n_q, nn))
+    if len(rows):
+        seg = best_seg[rows]
+        xc = best_xi[rows]
+        tau = np.einsum("pa,paj->pj", line_shape_derivative(kind, xc), xs_all[seg])
+        tau /= np.linalg.norm(tau, axis=1)[:, None]
+        n = surface.sign[seg][:, None] * np.stack([tau[:, 1], -tau[:, 0]], axis=1)
+        segment[rows] = seg
+        out_xi[rows] = xc
+        normal[rows] = n
+        tangent[rows] = np.stack([n[:, 1], -n[:, 0]], axis=1)
+        gap[rows] = np.einsum("pj,pj->p", n, points[rows] - best_foot[rows])
+        master_nodes[rows] = conn[seg]
+        weights[rows] = line_shape(kind, xc)
+    return Projection(segment, out_xi, gap, normal, tangent, master_nodes, weights, segment < 0)
