@@ -131,46 +131,59 @@ def pack_excitations(problem: ModalProblem) -> tuple:
 
 
 @njit(cache=True)
-def _forces(t, q, v, exc, obs, iadh, state, fgen, rec):  # pragma: no cover - compiled
-    evec, ekind, epar, tab_t, tab_v, tab_off = exc
+def _table_value(tab_t, tab_v, a, b, t):  # pragma: no cover - compiled
+    """Piecewise-linear value of the table ``tab_t[a:b], tab_v[a:b]`` at ``t``, constant outside."""
+    if t <= tab_t[a]:
+        return tab_v[a]
+    if t >= tab_t[b - 1]:
+        return tab_v[b - 1]
+    lo = a
+    hi = b - 1
+    while hi - lo > 1:  # bisection for tab_t[lo] <= t < tab_t[hi]
+        mid = (lo + hi) // 2
+        if tab_t[mid] <= t:
+            lo = mid
+        else:
+            hi = mid
+    return tab_v[lo] + (tab_v[lo + 1] - tab_v[lo]) * (t - tab_t[lo]) / (tab_t[lo + 1] - tab_t[lo])
+
+
+@njit(cache=True, inline="always")
+def _forces(t, q, v, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par, iadh, state, fgen, rec):  # noqa: E501
     for j in range(fgen.shape[0]):
         fgen[j] = 0.0
     for e in range(ekind.shape[0]):
         if ekind[e] == 0:
             g = epar[e, 0] * math.sin(epar[e, 1] * t + epar[e, 2])
         else:
-            a = tab_off[e]
-            b = tab_off[e + 1]
-            if t <= tab_t[a]:
-                g = tab_v[a]
-            elif t >= tab_t[b - 1]:
-                g = tab_v[b - 1]
-            else:
-                k = a + np.searchsorted(tab_t[a:b], t, side="right") - 1
-                g = tab_v[k] + (tab_v[k + 1] - tab_v[k]) * (t - tab_t[k]) / (tab_t[k + 1] - tab_t[k])
+            g = _table_value(tab_t, tab_v, tab_off[e], tab_off[e + 1], t)
         for j in range(fgen.shape[0]):
             fgen[j] += evec[e, j] * g
-    kind, phi, geo, par = obs
     shock_forces(q, v, kind, phi, geo, par, iadh, state, fgen, rec)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _store(k, t, q, v, rec, T, Q, V, R):  # pragma: no cover - compiled
     T[k] = t
-    Q[k, :] = q
-    V[k, :] = v
-    R[k, :, :] = rec
+    for j in range(q.shape[0]):
+        Q[k, j] = q[j]
+        V[k, j] = v[j]
+    for i in range(rec.shape[0]):
+        for c in range(rec.shape[1]):
+            R[k, i, c] = rec[i, c]
 
 
-@njit(cache=True)
-def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, Q, V, R):  # pragma: no cover
+@njit(cache=True, _nrt=False)  # no allocation inside: no reference counting in the hot loop
+def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, Q, V, R, W, RW):  # pragma: no cover
+    evec, ekind, epar, tab_t, tab_v, tab_off = exc  # unpacked once: no reference counting in the loop
+    kind, phi, geo, par = obs
     nm = m.shape[0]
-    q = q0.copy()
-    v = v0.copy()
-    a = np.empty(nm)
-    fgen = np.empty(nm)
-    rec = np.zeros((obs[0].shape[0], R.shape[2]))
-    _forces(t0, q, v, exc, obs, iadh, state, fgen, rec)
+    q, v, a, fgen = W[0], W[1], W[2], W[3]
+    rec = RW[0]
+    for j in range(nm):
+        q[j] = q0[j]
+        v[j] = v0[j]
+    _forces(t0, q, v, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par, iadh, state, fgen, rec)
     for j in range(nm):
         a[j] = fgen[j] / m[j] - w2[j] * q[j] - c2[j] * v[j]
     _store(0, t0, q, v, rec, T, Q, V, R)
@@ -180,7 +193,7 @@ def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, 
             v[j] += dt * a[j]
             q[j] += dt * v[j]
         t = t0 + i * dt
-        _forces(t, q, v, exc, obs, iadh, state, fgen, rec)
+        _forces(t, q, v, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par, iadh, state, fgen, rec)
         for j in range(nm):
             a[j] = fgen[j] / m[j] - w2[j] * q[j] - c2[j] * v[j]
         if i % stride == 0 or i == nsteps:
@@ -189,23 +202,19 @@ def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, 
     return k + 1
 
 
-@njit(cache=True)
-def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state, T, Q, V, R):  # pragma: no cover
+@njit(cache=True, _nrt=False)  # no allocation inside: no reference counting in the hot loop
+def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state, T, Q, V, R, W, RW):  # noqa: E501
+    evec, ekind, epar, tab_t, tab_v, tab_off = exc  # unpacked once: no reference counting in the loop
+    kind, phi, geo, par = obs
     nm = m.shape[0]
-    x1 = np.empty(nm)
-    x2 = q0.copy()
-    x3 = np.empty(nm)
-    x4 = np.empty(nm)
-    v1 = np.empty(nm)
-    v2 = v0.copy()
-    v3 = np.empty(nm)
-    v4 = np.empty(nm)
-    f1 = np.empty(nm)
-    f2 = np.empty(nm)
-    f3 = np.empty(nm)
-    f4 = np.empty(nm)
-    rec = np.zeros((obs[0].shape[0], R.shape[2]))
-    _forces(t0, x2, v2, exc, obs, iadh, state, f2, rec)
+    x1, x2, x3, x4 = W[0], W[1], W[2], W[3]
+    v1, v2, v3, v4 = W[4], W[5], W[6], W[7]
+    f1, f2, f3, f4 = W[8], W[9], W[10], W[11]
+    rec = RW[0]
+    for j in range(nm):
+        x2[j] = q0[j]
+        v2[j] = v0[j]
+    _forces(t0, x2, v2, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par, iadh, state, f2, rec)
     for j in range(nm):
         f1[j] = f2[j]
         g2 = f2[j] / m[j] - w2[j] * x2[j]
@@ -220,7 +229,8 @@ def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state
             g2 = f2[j] / m[j] - w2[j] * x2[j]
             x3[j] = x2[j] + 0.5 * h * v2[j] + h * h / 24.0 * (4.0 * g2 - g1 - c2[j] * (4.0 * v2[j] - v1[j]))
             v3[j] = (x3[j] - x2[j]) / (0.5 * h)
-        _forces(t0 + (i - 0.5) * h, x3, v3, exc, obs, iadh, state, f3, rec)
+        _forces(t0 + (i - 0.5) * h, x3, v3, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par,
+                iadh, state, f3, rec)
         for j in range(nm):
             g2 = f2[j] / m[j] - w2[j] * x2[j]
             g3 = f3[j] / m[j] - w2[j] * x3[j]
@@ -228,7 +238,7 @@ def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state
             x4[j] = x2[j] + h * v2[j] + h * h / 6.0 * (g2 + 2.0 * g3 - c2[j] * (v2[j] + 2.0 * v3[j]))
             v4[j] = (x4[j] - x3[j]) / (0.5 * h)
         t = t0 + i * h
-        _forces(t, x4, v4, exc, obs, iadh, state, f4, rec)
+        _forces(t, x4, v4, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par, iadh, state, f4, rec)
         for j in range(nm):
             g2 = f2[j] / m[j] - w2[j] * x2[j]
             g3 = f3[j] / m[j] - w2[j] * x3[j]
@@ -247,7 +257,7 @@ def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state
     return k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apparent_frequency(dt, x, x2, a, a2, vmin):  # pragma: no cover - compiled
     eps = 2.220446049250313e-16
     temp = eps
@@ -265,26 +275,29 @@ def _apparent_frequency(dt, x, x2, a, a2, vmin):  # pragma: no cover - compiled
     return math.sqrt(temp) / (2.0 * math.pi)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _copy_state(iadh_dst, state_dst, iadh_src, state_src):  # pragma: no cover - compiled
+    for i in range(iadh_src.shape[0]):
+        iadh_dst[i] = iadh_src[i]
+        for j in range(state_src.shape[1]):
+            state_dst[i, j] = state_src[i, j]
+
+
+@njit(cache=True, _nrt=False)  # no allocation inside: no reference counting in the hot loop
 def _adapt(m, w2, c2, q0, v0, t0, t_end, dt0, dt_max, dt_arch, n_per, n_rej_max, c_mult, c_div, dt_min,
-           exc, obs, iadh, state, T, Q, V, R, counters):  # pragma: no cover - compiled
+           exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh_save, state_save):  # pragma: no cover
+    evec, ekind, epar, tab_t, tab_v, tab_off = exc  # unpacked once: no reference counting in the loop
+    kind, phi, geo, par = obs
     nm = m.shape[0]
-    n_obs = obs[0].shape[0]
-    x = q0.copy()
-    vh = v0.copy()  # velocity at the previous half step (v0 at start)
-    vp = v0.copy()  # predicted velocity at the current sample
-    a = np.empty(nm)
-    x2 = np.empty(nm)
-    vh2 = np.empty(nm)
-    vp2 = np.empty(nm)
-    a2 = np.empty(nm)
-    fgen = np.empty(nm)
-    vmin = np.full(nm, 1e-15)
-    rec = np.zeros((n_obs, R.shape[2]))
-    rec2 = np.zeros((n_obs, R.shape[2]))
-    iadh_save = iadh.copy()
-    state_save = state.copy()
-    _forces(t0, x, vh, exc, obs, iadh, state, fgen, rec)
+    x, vh, vp, a, x2 = W[0], W[1], W[2], W[3], W[4]  # vh: velocity at the previous half step (v0 at start)
+    vh2, vp2, a2, fgen, vmin = W[5], W[6], W[7], W[8], W[9]  # vp: predicted velocity at the sample
+    rec, rec2 = RW[0], RW[1]
+    for j in range(nm):
+        x[j] = q0[j]
+        vh[j] = v0[j]
+        vp[j] = v0[j]
+        vmin[j] = 1e-15
+    _forces(t0, x, vh, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par, iadh, state, fgen, rec)
     for j in range(nm):
         a[j] = fgen[j] / m[j] - w2[j] * x[j] - c2[j] * vh[j]
     _store(0, t0, x, vp, rec, T, Q, V, R)
@@ -305,18 +318,17 @@ def _adapt(m, w2, c2, q0, v0, t0, t_end, dt0, dt_max, dt_arch, n_per, n_rej_max,
             dt2 = t_end - t
         err = 100.0
         nr = 0
-        iadh_save[:] = iadh
-        state_save[:, :] = state
+        _copy_state(iadh_save, state_save, iadh, state)
         while err > 1.0 and nr < n_rej_max:
             if nr > 0:
-                iadh[:] = iadh_save
-                state[:, :] = state_save
+                _copy_state(iadh, state, iadh_save, state_save)
             pas1 = 0.5 * (dt1 + dt2)
             for j in range(nm):
                 vh2[j] = vh[j] + a[j] * pas1
                 x2[j] = x[j] + dt2 * vh2[j]
                 vp2[j] = vh2[j] + 0.5 * dt2 * a[j]
-            _forces(t + dt2, x2, vp2, exc, obs, iadh, state, fgen, rec2)
+            _forces(t + dt2, x2, vp2, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par,
+                    iadh, state, fgen, rec2)
             evals += 1
             for j in range(nm):
                 a2[j] = fgen[j] / m[j] - w2[j] * x2[j] - c2[j] * vp2[j]
@@ -359,11 +371,14 @@ def _adapt(m, w2, c2, q0, v0, t0, t_end, dt0, dt_max, dt_arch, n_per, n_rej_max,
         for j in range(nm):
             vmin[j] = vnorm
         t = t2
-        x[:] = x2
-        vh[:] = vh2
-        vp[:] = vp2
-        a[:] = a2
-        rec[:, :] = rec2
+        for j in range(nm):
+            x[j] = x2[j]
+            vh[j] = vh2[j]
+            vp[j] = vp2[j]
+            a[j] = a2[j]
+        for i in range(rec.shape[0]):
+            for j in range(rec.shape[1]):
+                rec[i, j] = rec2[i, j]
     if k < n_arch and T[k - 1] < t - t_tol:
         _store(k, t, x, vp, rec, T, Q, V, R)
         k += 1
@@ -434,18 +449,21 @@ def integrate(
     Q = np.zeros((n_arch, nm))
     V = np.zeros((n_arch, nm))
     R = np.zeros((n_arch, n_obs, N_REC))
+    W = np.zeros((12, nm))  # work arrays of the kernels (they allocate nothing)
+    RW = np.zeros((2, n_obs, N_REC))
     rejected = 0
     if scheme == "euler":
-        count = _euler(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R)
+        count = _euler(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R, W, RW)
         steps, evals = nsteps, nsteps + 1
     elif scheme == "devogelaere":
-        count = _devogelaere(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R)
+        count = _devogelaere(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state,
+                             T, Q, V, R, W, RW)
         steps, evals = nsteps, 2 * nsteps + 1
     else:
         counters = np.zeros(4, dtype=np.int64)
         count = _adapt(m, w2, c2, q0, v0, t0, t_end, dt, dt if dt_max is None else dt_max, dt * archive_stride,
                        float(points_per_period), max_reductions, 1.1, 1.3333334, dt * dt_min_ratio,
-                       exc, obs, iadh, state, T, Q, V, R, counters)
+                       exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh.copy(), state.copy())
         steps, evals, rejected, failed = (int(c) for c in counters)
         if failed:
             raise RuntimeError(f"adapt: the time step fell below {dt * dt_min_ratio:g} s at t = {T[count - 1]:.6g} s")
@@ -540,7 +558,6 @@ def run_modal(
     """
     import time
 
-    from fem2d.dynamics.events import exact as exact_solve
     from fem2d.post.impacts import impact_statistics
     from fem2d.post.wear import wear_power
 
@@ -552,6 +569,8 @@ def run_modal(
     if integrator == "exact":
         if impact_threshold != 0.0:
             raise NotImplementedError("the exact impact statistics use a zero force threshold")
+        from fem2d.dynamics.events import exact as exact_solve  # needs scipy; imported only here
+
         sol = exact_solve(problem, t_end)
         history = _exact_history(sol, problem, dt, t_end, archive_stride) if sample_exact else None
         for i, prefix in enumerate(prefixes):

@@ -31,9 +31,6 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-import scipy.linalg
-import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from fem2d.dynamics.shocks import Obstacle
 
@@ -84,7 +81,7 @@ class ModalBasis:
 
 
 def _as_dense(a) -> np.ndarray:
-    return a.toarray() if sp.issparse(a) else np.asarray(a, dtype=float)
+    return a.toarray() if hasattr(a, "toarray") else np.asarray(a, dtype=float)
 
 
 def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int = _DENSE_MAX) -> ModalBasis:
@@ -107,6 +104,10 @@ def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int =
     ModalBasis
         Modes scaled to a largest component of +1, with :math:`m_i, k_i`.
     """
+    import scipy.linalg  # imported here: the time integrators do not need scipy
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+
     n = K.shape[0]
     if not 1 <= n_modes <= n:
         raise ValueError(f"n_modes must be between 1 and {n}, got {n_modes}")

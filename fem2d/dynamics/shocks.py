@@ -249,7 +249,7 @@ def pack_obstacles(
     return ObstacleArrays(kind, phi, geo, par)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shock_forces(q, v, kind, phi, geo, par, iadh, state, fgen, rec):  # pragma: no cover - compiled
     r"""Add the obstacles' generalised forces to ``fgen`` and update their state.
 
