@@ -1,0 +1,1 @@
+"""Time integration: direct (Newmark/HHT) and reduced modal dynamics with shocks."""
