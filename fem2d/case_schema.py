@@ -225,6 +225,7 @@ VARIANT = Table(
     fields={
         "label": String(default=""),
         "set": Table(open_keys=Any_(), doc="dotted key -> value, as --set"),
+        "grid": Table(open_keys=Array(item=Any_(), min_length=1), doc="dotted key -> list of values: one run each"),
         "solvers": String(default="default", choices=("default", "installed")),
     }
 )
