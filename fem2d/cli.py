@@ -1,6 +1,10 @@
 """The ``fem2d`` command.
 
-    fem2d run CASE [--set KEY=VALUE]... [--out DIR] [--quiet]
+    fem2d run CASE [--set KEY=VALUE]... [--out DIR] [--quiet] [--vtu [STRIDE]]
+    fem2d validate [CASE]... [--out DIR] [--workers N] [--quiet]
+    fem2d compare CASE [--methods M,...] [--elements E,...] [--solvers S,...] [--set KEY=VALUE]...
+    fem2d refine CASE --levels 0-4 [--set KEY=VALUE]...
+    fem2d study CASE --grid KEY=V1,V2,... [--grid ...] [--workers N | --scheduler ADDRESS]
     fem2d cases
 
 Errors in the input are reported as one line naming the file or key and
@@ -11,11 +15,13 @@ leaves no half-written result.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import fem2d
-from fem2d.errors import Fem2dError
+from fem2d.errors import Fem2dError, InputError
 
 
 def _add_run(sub) -> None:
@@ -31,22 +37,50 @@ def _add_run(sub) -> None:
     )
     p.add_argument("--out", default=None, metavar="DIR", help="output directory (default results/<case>/)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--vtu",
+        nargs="?",
+        type=int,
+        const=0,
+        default=None,
+        metavar="STRIDE",
+        help="also write a VTU time series with a .pvd index (every STRIDE steps; default: about 200 frames)",
+    )
     p.set_defaults(func=_cmd_run)
 
 
 def _cmd_run(args) -> int:
+    import dataclasses
+
     from fem2d.cases import load_case
     from fem2d.progress import ProgressBar
     from fem2d.report import format_checks, format_quantities
-    from fem2d.runner import run, write_result
+    from fem2d.runner import default_output_dir, run, write_result
 
     case = load_case(args.case, args.overrides)
+    if args.vtu is not None:
+        if args.vtu < 0:
+            raise InputError(f"--vtu {args.vtu}: expected a stride >= 1 (or none for automatic)")
+        from fem2d.vtu import auto_stride
+
+        stride = args.vtu or case.settings["report"]["snapshots"] or auto_stride(case)
+        settings = {**case.settings, "report": {**case.settings["report"], "snapshots": stride}}
+        case = dataclasses.replace(case, settings=settings)
     with ProgressBar(case.name, case.settings["time"]["end"], enabled=not args.quiet) as bar:
         result = run(case, progress=bar.update)
-    out = write_result(result, args.out)
+    out = Path(args.out) if args.out is not None else default_output_dir(case)
+    if args.vtu is not None:
+        from fem2d.vtu import write_vtu_series
+
+        if "snapshots" not in result.fields:
+            raise InputError(f"--vtu: {case.name} is a {case.settings['case']['kind']} case; VTU needs a mesh")
+        pvd = write_vtu_series(result, out)
+    write_result(result, out)
     print(format_quantities(result))
     if result.checks:
         print(format_checks([result]))
+    if args.vtu is not None:
+        print(f"wrote {pvd} ({len(result.fields['snapshots']['time'])} VTU files)")
     print(f"wall time {result.timing['wall_s']:.3f} s; wrote {out / 'result.json'}")
     return 0 if result.passed else 1
 
@@ -64,11 +98,269 @@ def _cmd_cases(args) -> int:
     return 0
 
 
+# --- studies: validate, compare, refine, study ------------------------------------------------------
+
+
+def _add_common(p, workers_default: int | None, workers_help: str) -> None:
+    p.add_argument("--out", default=None, metavar="DIR", help="output directory")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--workers", type=int, default=workers_default, metavar="N", help=workers_help)
+
+
+def _add_set(p) -> None:
+    p.add_argument(
+        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+        help="override a key of the case file for every run (value parsed as TOML)",
+    )
+
+
+def _list(text: str | None) -> list[str]:
+    return [v.strip() for v in text.split(",") if v.strip()] if text else []
+
+
+def _workers(n: int | None) -> int | None:
+    if n is not None and n < 1:
+        raise InputError(f"--workers {n}: expected an integer >= 1")
+    return n
+
+
+class _RunsProgress:
+    """A progress bar counting finished runs (runs of a study)."""
+
+    def __init__(self, label: str, quiet: bool) -> None:
+        self.label, self.quiet, self.bar = label, quiet, None
+
+    def start(self, total: int) -> None:
+        from fem2d.progress import ProgressBar
+
+        self.bar = ProgressBar(f"{self.label} ({total} runs)", total, enabled=not self.quiet).__enter__()
+
+    def done(self, n: int, record) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+def _execute(specs, executor, label: str, quiet: bool):
+    from fem2d.study import run_all
+
+    progress = _RunsProgress(label, quiet)
+    progress.start(len(specs))
+    done = [0]
+
+    def on_done(n: int, record) -> None:
+        done[0] = n
+        progress.done(n, record)
+
+    try:
+        return run_all(specs, executor, on_done)
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"fem2d: {label} interrupted after {done[0]} of {len(specs)} runs; the finished runs kept their "
+              "result.json, the others and the summary table were not written", file=sys.stderr)
+        raise
+    finally:
+        progress.close()
+
+
+def _add_validate(sub) -> None:
+    p = sub.add_parser("validate", help="run every built-in case and variant that has references (TEST_RESU table)")
+    p.add_argument("cases", nargs="*", metavar="CASE", help="only these cases (default: all built-in cases)")
+    _add_common(p, None, "parallel processes (default: one per core; 1 runs in this process)")
+    p.add_argument("--no-plots", action="store_true", help="write report.md without the plots")
+    p.set_defaults(func=_cmd_validate)
+
+
+def _cmd_validate(args) -> int:
+    import time
+
+    from fem2d.output import write_text_atomic
+    from fem2d.report import format_table
+    from fem2d.validate import HEADER, report_markdown, validate, write_report
+
+    start = time.perf_counter()
+    root = Path(args.out) if args.out is not None else Path("results") / "validation"
+    progress = _RunsProgress("validate", args.quiet)
+    try:
+        result = validate(args.cases or None, root, workers=_workers(args.workers), on_start=progress.start,
+                          on_done=progress.done)
+    finally:
+        progress.close()
+    print(format_table(HEADER, result.rows, max_width=48))
+    for note in result.skipped:
+        print(f"not run: {note}")
+    _print_failures(result.records)
+    if args.no_plots:
+        path = root / "report.md"
+        write_text_atomic(path, report_markdown(result, {}, root))
+    else:
+        path = write_report(result, root)
+    print(result.summary())
+    print(f"wrote {path} in {time.perf_counter() - start:.1f} s in all")
+    return 0 if result.passed else 1
+
+
+def _add_compare(sub) -> None:
+    p = sub.add_parser("compare", help="compare contact formulations, elements and solvers on one case")
+    p.add_argument("case", help="built-in case name or TOML path")
+    p.add_argument("--methods", default=None, help="contact methods, e.g. lagrange,penalty,continuous "
+                   "(default: all three when the case has contact)")
+    p.add_argument("--elements", default=None, help="elements, e.g. quad4,quad8 (default: the case's)")
+    p.add_argument("--solvers", default=None, help="direct solvers, e.g. superlu,pardiso (default: the case's)")
+    _add_set(p)
+    _add_common(p, None, "parallel processes (default: one per core; 1 runs in this process)")
+    p.set_defaults(func=_cmd_compare)
+
+
+def _cmd_compare(args) -> int:
+    from fem2d.case_schema import METHODS
+    from fem2d.cases import load_case, parse_overrides
+    from fem2d.study import (
+        compare_digits,
+        compare_specs,
+        compare_table,
+        curve_deviations,
+        format_study,
+        write_table_csv,
+    )
+
+    overrides = parse_overrides(args.overrides)
+    case = load_case(args.case, overrides)
+    has_contact = case.settings["contact"].get("slave") is not None
+    methods = _list(args.methods)
+    if methods and not has_contact:
+        raise InputError(f"--methods: {case.name} has no contact zone; compare --elements or --solvers instead")
+    if args.methods is None and has_contact:
+        methods = list(METHODS)
+    root = Path(args.out) if args.out is not None else Path("results") / case.name / "compare"
+    specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root)
+    for spec in specs:  # bad names fail here, once, rather than in every run
+        load_case(args.case, spec.overrides)
+    records = _run_local(specs, args, "compare")
+    header, rows = compare_table(records, curve_deviations(records))
+    print(format_study(header, rows, row_digits=compare_digits))
+    csv_path = write_table_csv(root / "compare.csv", header, rows)
+    png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
+    _print_failures(records)
+    print(f"wrote {csv_path}" + (f" and {png}" if png else ""))
+    return 0 if all(r.error is None for r in records) else 1
+
+
+def _run_local(specs, args, label: str):
+    from fem2d.study import local_executor
+
+    executor = local_executor(_workers(args.workers) or min(len(specs), os.cpu_count() or 1))
+    try:
+        return _execute(specs, executor, label, args.quiet)
+    finally:
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _history_plot(records, path: Path, title: str) -> Path | None:
+    from fem2d import plots
+
+    ok = [r for r in records if r.error is None and "u" in r.histories]
+    if not ok:
+        return None
+    series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok]
+    curve = plots.reference_curve(ok[0].settings)
+    return plots.plot_histories(series, path, curve, plots.dof_label(ok[0].settings), title)
+
+
+def _print_failures(records) -> None:
+    for r in records:
+        if r.error is not None:
+            print(f"FAILED {r.label}: {r.error}", file=sys.stderr)
+
+
+def _add_refine(sub) -> None:
+    p = sub.add_parser("refine", help="mesh refinement study: errors, observed orders, wall time against dofs")
+    p.add_argument("case", help="built-in case name or TOML path")
+    p.add_argument("--levels", default="0-3", help="mesh.refine levels, e.g. 0-4 or 0,1,2 (default 0-3)")
+    _add_set(p)
+    _add_common(p, 1, "parallel processes (default 1: one run at a time, so wall times are not skewed)")
+    p.set_defaults(func=_cmd_refine)
+
+
+def _cmd_refine(args) -> int:
+    from fem2d.cases import load_case, parse_overrides
+    from fem2d.plots import plot_refinement
+    from fem2d.study import (
+        REFINE_SHORT_COLUMNS,
+        format_study,
+        parse_levels,
+        refine_specs,
+        refinement_table,
+        write_table_csv,
+    )
+
+    overrides = parse_overrides(args.overrides)
+    levels = parse_levels(args.levels)
+    case = load_case(args.case, {**overrides, "mesh.refine": levels[-1]})
+    root = Path(args.out) if args.out is not None else Path("results") / case.name / "refine"
+    records = _run_local(refine_specs(args.case, levels, overrides, root), args, "refine")
+    header, rows = refinement_table(records)
+    print(format_study(header, rows, columns=REFINE_SHORT_COLUMNS))
+    csv_path = write_table_csv(root / "refine.csv", header, rows)
+    png = plot_refinement(rows, header, root / "refine.png", f"{case.name}: mesh refinement")
+    _print_failures(records)
+    print(f"wrote {csv_path} and {png}")
+    return 0 if all(r.error is None for r in records) else 1
+
+
+def _add_study(sub) -> None:
+    p = sub.add_parser("study", help="sweep any --set keys (cartesian product) on local processes or Dask")
+    p.add_argument("case", help="built-in case name or TOML path")
+    p.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2,...", help="values of one key")
+    _add_set(p)
+    _add_common(p, None, "local processes (default: one per core; 1 runs in this process)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run on a Dask cluster: tcp://host:8786, or 'local' for a LocalCluster (needs fem2d[dask])")
+    p.set_defaults(func=_cmd_study)
+
+
+def _cmd_study(args) -> int:
+    from fem2d.cases import load_case, parse_overrides
+    from fem2d.study import format_study, grid_specs, parse_grid, sweep_table, write_table_csv
+
+    if not args.grid:
+        raise InputError("study: give at least one --grid KEY=V1,V2,...")
+    if args.scheduler is not None and args.workers is not None and args.scheduler != "local":
+        raise InputError("study: give --workers (local processes) or --scheduler (a Dask cluster), not both")
+    overrides = parse_overrides(args.overrides)
+    grid = parse_grid(args.grid)
+    case = load_case(args.case, overrides)
+    root = Path(args.out) if args.out is not None else Path("results") / case.name / "study"
+    specs = grid_specs(args.case, grid, overrides, root)
+    load_case(args.case, specs[0].overrides)  # unknown keys fail here, once
+    if args.scheduler is not None:
+        from fem2d.study import dask_executor
+
+        with dask_executor(args.scheduler, _workers(args.workers)) as executor:
+            records = _execute(specs, executor, "study", args.quiet)
+    else:
+        records = _run_local(specs, args, "study")
+    header, rows = sweep_table(records, list(grid))
+    print(format_study(header, rows))
+    csv_path = write_table_csv(root / "study.csv", header, rows)
+    _print_failures(records)
+    print(f"wrote {csv_path} ({len(records)} runs, {sum(r.error is not None for r in records)} failed)")
+    return 0 if all(r.error is None for r in records) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fem2d", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"fem2d {fem2d.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_run(sub)
+    _add_validate(sub)
+    _add_compare(sub)
+    _add_refine(sub)
+    _add_study(sub)
     _add_cases(sub)
     return parser
 

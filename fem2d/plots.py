@@ -1,0 +1,330 @@
+"""Matplotlib figures of runs and studies (PNG, written atomically).
+
+Every function takes plain arrays or :class:`fem2d.study.RunRecord` lists and
+a path, draws with the non-interactive Agg backend, labels axes with units and
+returns the path. Nothing here runs a case.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fem2d.errors import InputError
+from fem2d.output import atomic_path
+
+Curve = tuple[str, Callable[[np.ndarray], np.ndarray]]
+
+_COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f"]
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: str | os.PathLike) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
+    _pyplot().close(fig)
+    return path
+
+
+def reference_curve(settings: Mapping[str, Any]) -> Curve | None:
+    """The case's ``[report.curve]`` as ``(label, f)`` with ``f(t)`` the
+    reported dof (m), or None when the case declares none.
+
+    ``function = "module:name"`` names ``name(t, **args)``; a function that
+    returns a tuple (u, v, ...) contributes its first item.
+    """
+    spec = settings.get("report", {}).get("curve") or {}
+    target = spec.get("function")
+    if not target:
+        return None
+    module_name, _, attr = target.partition(":")
+    try:
+        fn = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError, ValueError):
+        raise InputError(f"report.curve.function: cannot import {target!r} (expected 'module:function')") from None
+    args = dict(spec.get("args") or {})
+
+    def curve(t: np.ndarray) -> np.ndarray:
+        out = fn(np.asarray(t, dtype=float), **args)
+        return np.asarray(out[0] if isinstance(out, tuple) else out, dtype=float)
+
+    return spec.get("label") or "reference", curve
+
+
+def dof_label(settings: Mapping[str, Any]) -> str:
+    """``"DX at node A (m)"`` from the ``[report]`` settings."""
+    report = settings.get("report", {})
+    comp = str(report.get("component", "dx")).upper()
+    node = report.get("node")
+    return f"{comp} at node {node} (m)" if node else f"{comp} (m)"
+
+
+def plot_histories(
+    series: Sequence[tuple[str, np.ndarray, np.ndarray]],
+    path: str | os.PathLike,
+    curve: Curve | None = None,
+    ylabel: str = "displacement (m)",
+    title: str = "",
+) -> Path:
+    """Overlay of reported-dof histories ``(label, t, u)`` with the reference
+    curve; with a curve, a second panel shows each history minus the curve."""
+    plt = _pyplot()
+    series = [s for s in series if len(s[1])]
+    rows = 2 if curve is not None and series else 1
+    fig, axes = plt.subplots(
+        rows, 1, figsize=(8, 6.4 if rows == 2 else 4.4), sharex=True, squeeze=False,
+        gridspec_kw={"height_ratios": [3, 2] if rows == 2 else [1]},
+    )
+    ax = axes[0, 0]
+    t_all = np.concatenate([s[1] for s in series]) if series else np.linspace(0.0, 1.0, 2)
+    if curve is not None:
+        t_ref = np.linspace(float(t_all.min()), float(t_all.max()), 2001)
+        ax.plot(t_ref, curve[1](t_ref), color="0.55", lw=4.5, alpha=0.55, label=curve[0], zorder=1)
+    styles = ["-", "--", "-.", ":"]
+    for i, (label, t, u) in enumerate(series):
+        # line styles too, so that identical runs (e.g. two solvers) stay visible on top of each other
+        ax.plot(t, u, styles[i % 4], color=_COLORS[i % len(_COLORS)], lw=1.3, label=label, zorder=2)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    if title:
+        ax.set_title(title, fontsize=10)
+    if rows == 2:
+        ax2 = axes[1, 0]
+        for i, (label, t, u) in enumerate(series):
+            ax2.plot(t, u - curve[1](t), styles[i % 4], color=_COLORS[i % len(_COLORS)], lw=1.1, label=label)
+        ax2.axhline(0.0, color="0.4", lw=0.8)
+        ax2.set_ylabel("computed - reference (m)")
+        ax2.grid(True, alpha=0.3)
+    axes[-1, 0].set_xlabel("time t (s)")
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def curve_deviation(t: np.ndarray, u: np.ndarray, curve: Curve) -> float:
+    """Largest ``|u(t_k) - f(t_k)|`` over the samples (m)."""
+    return float(np.max(np.abs(np.asarray(u) - curve[1](np.asarray(t))))) if len(t) else float("nan")
+
+
+ENERGY_TERMS = (
+    ("kinetic", "kinetic"),
+    ("elastic", "elastic (bodies)"),
+    ("springs", "springs"),
+    ("friction_dissipation", "friction dissipation"),
+    ("work_loads", "work of the loads"),
+)
+
+
+def plot_energy(histories: Mapping[str, np.ndarray], path: str | os.PathLike, title: str = "") -> Path:
+    r"""Energy balance: kinetic, elastic, springs, friction dissipation, work of
+    the loads (J per metre of thickness), and the residual
+    :math:`T + U + U_s + D - W_n - W - E_0` in its own panel."""
+    plt = _pyplot()
+    t = histories["time"]
+    peak = max([float(np.max(np.abs(histories[k]))) for k, _ in ENERGY_TERMS if k in histories] + [1.0])
+    scale, unit = next((f, u) for f, u in ((1e6, "MJ"), (1e3, "kJ"), (1.0, "J")) if peak >= 10 * f or f == 1.0)
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(8, 6.4), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
+    for i, (key, label) in enumerate(ENERGY_TERMS):
+        if key in histories:
+            ax.plot(t, histories[key] / scale, color=_COLORS[i], lw=1.4, label=label)
+    if "normal_contact_work" in histories and np.any(histories["normal_contact_work"]):
+        ax.plot(t, histories["normal_contact_work"] / scale, color=_COLORS[5], lw=1.0, label="normal contact work")
+    ax.set_ylabel(f"energy ({unit} per m of thickness)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    if title:
+        ax.set_title(title, fontsize=10)
+    residual = histories.get("energy_residual", np.zeros_like(t))
+    ax2.plot(t, residual, color="k", lw=1.0, label="T + U + U$_s$ + D - W$_n$ - W - E$_0$")
+    work = histories.get("work_loads")
+    if work is not None and len(work) and work[-1]:
+        ax2.text(0.01, 0.95, f"final residual / work of the loads = {residual[-1] / work[-1]:.2e}",
+                 transform=ax2.transAxes, va="top", fontsize=8)
+    ax2.legend(fontsize=8, loc="lower right")
+    ax2.set_ylabel("balance residual (J/m)")
+    ax2.set_xlabel("time t (s)")
+    ax2.grid(True, alpha=0.3)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_contact_pressure(
+    x: np.ndarray,
+    times: np.ndarray,
+    pressure: np.ndarray,
+    path: str | os.PathLike,
+    at: Sequence[float] | None = None,
+    title: str = "",
+    reference: float | None = None,
+    areas: np.ndarray | None = None,
+) -> Path:
+    """Contact pressure (Pa) along the interface, at the recorded instants
+    nearest to ``at`` (default: five instants spread over the run).
+
+    ``x`` (n_slave,) are the slave nodes' reference abscissae, ``pressure``
+    (n_times, n_slave); ``reference`` draws a horizontal line (e.g. the
+    applied pressure); with the nodes' tributary ``areas`` the legend gives
+    each instant's mean pressure (total normal force / contact area)."""
+    plt = _pyplot()
+    order = np.argsort(x)
+    if at is None:
+        at = np.linspace(times[0], times[-1], 6)[1:]
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    for i, t in enumerate(at):
+        k = int(np.argmin(np.abs(times - t)))
+        label = f"t = {times[k]:.3g} s"
+        if areas is not None:
+            label += f" (mean {np.sum(pressure[k] * areas) / np.sum(areas) / 1e3:.4g} kPa)"
+        ax.plot(x[order], pressure[k, order] / 1e3, "o-", color=_COLORS[i % len(_COLORS)], ms=3.5, lw=1.2,
+                label=label)
+    if reference is not None:
+        ax.axhline(reference / 1e3, color="0.4", ls="--", lw=1.0, label=f"{reference / 1e3:g} kPa (applied)")
+    ax.set_xlabel("position along the slave surface, reference x (m)")
+    ax.set_ylabel("contact pressure (kPa)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_refinement(rows: Sequence[Sequence[Any]], header: Sequence[str], path: str | os.PathLike,
+                    title: str = "") -> Path:
+    """Log-log error against dofs (one line per quantity with a reference,
+    else its change between levels) and wall time against dofs, from
+    :func:`fem2d.study.refinement_table`."""
+    plt = _pyplot()
+    from matplotlib.lines import Line2D
+
+    col = {h: i for i, h in enumerate(header)}
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 5.2))
+    names = list(dict.fromkeys(r[col["quantity"]] for r in rows))
+    handles = []
+    for i, name in enumerate(names):
+        mine = [r for r in rows if r[col["quantity"]] == name and r[col["dofs"]]]
+        color = _COLORS[i % len(_COLORS)]
+        drawn = False
+        for key, style in (("error", "o-"), ("change", "s--")):
+            pts = [(r[col["dofs"]], r[col[key]]) for r in mine if r[col[key]] is not None and r[col[key]] > 0]
+            if pts:
+                d, e = zip(*pts)
+                ax.loglog(d, e, style, color=color, ms=4, lw=1.2, mfc="none" if key == "change" else color)
+                drawn = True
+        if drawn:
+            handles.append(Line2D([], [], color=color, lw=2, label=name))
+    handles += [
+        Line2D([], [], color="k", marker="o", lw=1.2, label="error against the reference"),
+        Line2D([], [], color="k", marker="s", mfc="none", ls="--", lw=1.2, label="change from the previous level"),
+    ]
+    ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3)
+    ax.set_xlabel("degrees of freedom")
+    ax.set_ylabel("error (rel. or abs., as the reference's tolerance)")
+    ax.grid(True, which="both", alpha=0.3)
+    timing = {}
+    for r in rows:
+        if r[col["dofs"]] and r[col["wall_s"]]:
+            timing[r[col["dofs"]]] = r[col["wall_s"]]
+    if timing:
+        d, w = zip(*sorted(timing.items()))
+        ax2.loglog(d, w, "o-", color="k", lw=1.2, ms=4, label="wall time")
+        ax2.loglog(d, w[-1] * np.array(d) / d[-1], ":", color="0.5", label="slope 1 (linear in dofs)")
+        ax2.legend(fontsize=8, loc="best")
+    ax2.set_xlabel("degrees of freedom")
+    ax2.set_ylabel("wall time per run (s)")
+    ax2.grid(True, which="both", alpha=0.3)
+    if title:
+        fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_wear_power(
+    points: Sequence[tuple[str, float, float]],
+    path: str | os.PathLike,
+    mu: float,
+    weight: float,
+    mass: float,
+    omega: float,
+    title: str = "",
+) -> Path:
+    r"""Mean wear power (W) against the base acceleration amplitude a0 (m/s^2),
+    computed points ``(label, a0, P)`` over the closed-form curves, with the
+    three regimes shaded: stick (:math:`a_0 \le \mu g`), stick-slip, and
+    slip-slip (:math:`a_0 \ge \mu g / \eta^*`). ``weight`` = m g (N) is the
+    normal force. Zero powers (stick) sit on the bottom axis."""
+    from fem2d.exact.modal_references import ETA_STAR, sdnd104_asymptotic_power, sdnd104_stick_slip_power
+
+    plt = _pyplot()
+    g = weight / mass
+    a_stick, a_slip = mu * g, mu * g / ETA_STAR
+    a_max = max([a for _, a, _ in points] + [2.5 * a_slip])
+    fig, ax = plt.subplots(figsize=(8, 4.8))
+    a_ss = np.geomspace(a_stick * (1 + 1e-9), a_slip * (1 - 1e-9), 200)
+    p_ss = [sdnd104_stick_slip_power(a, mass, mu, g, omega) for a in a_ss]
+    a_sl = np.geomspace(a_slip, a_max * 1.2, 200)
+    p_sl = [sdnd104_asymptotic_power(a, mass, mu, g, omega) for a in a_sl]
+    ax.plot(a_ss, p_ss, color="0.35", lw=2.5, alpha=0.6, label="periodic stick-slip (closed form)")
+    ax.plot(a_sl, p_sl, color="0.35", lw=2.5, alpha=0.6, ls="--", label="slip-slip, asymptotic (closed form)")
+    positive = [p for _, _, p in points if p > 0] + p_ss[1:] + p_sl
+    floor = 10 ** math.floor(math.log10(min(p for p in positive if p > 0))) / 10
+    labels = list(dict.fromkeys(lbl for lbl, _, _ in points))
+    markers = "osD^vP*X"
+    for i, lbl in enumerate(labels):
+        mine = [(a, p) for lab, a, p in points if lab == lbl]
+        a, p = np.array(mine).T
+        ax.plot(a, np.where(p > 0, p, floor), markers[i % len(markers)], color=_COLORS[i % len(_COLORS)], ms=7,
+                mfc="none", mew=1.5, label=lbl, clip_on=False, zorder=3)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_ylim(floor, None)
+    x0 = min([a for _, a, _ in points] + [a_stick]) * 0.8
+    ax.set_xlim(x0, a_max * 1.25)
+    ax.axvspan(x0, a_stick, color="#9ecae1", alpha=0.35, lw=0)
+    ax.axvspan(a_stick, a_slip, color="#fdd0a2", alpha=0.35, lw=0)
+    ax.axvspan(a_slip, a_max * 1.25, color="#c7e9c0", alpha=0.35, lw=0)
+    for x, text in ((math.sqrt(x0 * a_stick), "stick\n(P = 0)"), (math.sqrt(a_stick * a_slip), "stick-slip"),
+                    (math.sqrt(a_slip * a_max * 1.25), "slip-slip")):
+        ax.text(x, 0.97, text, transform=ax.get_xaxis_transform(), ha="center", va="top", fontsize=9)
+    ax.set_xlabel(r"base acceleration amplitude $a_0$ (m/s$^2$)")
+    ax.set_ylabel("mean wear power P (W)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="lower right")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def plot_impact_forces(
+    series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = ""
+) -> Path:
+    """Normal impact force histories ``(label, t, F_n)`` (N against s)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    for i, (label, t, f) in enumerate(series):
+        ax.plot(t, f, color=_COLORS[i % len(_COLORS)], lw=1.2, ls="-" if i == 0 else "--", label=label)
+    ax.set_xlabel("time t (s)")
+    ax.set_ylabel("normal contact force F$_n$ (N)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)

@@ -1,0 +1,606 @@
+"""Many runs of one case: formulation comparison, refinement studies, sweeps.
+
+Every study is a list of :class:`RunSpec` (a case and its ``--set``
+overrides) executed by :func:`run_all` on any :class:`concurrent.futures.Executor`:
+local processes by default, a Dask cluster through
+``distributed.Client.get_executor()``, or in-process. Each run is independent,
+writes its own directory (``result.json`` replaced atomically, by
+:func:`fem2d.runner.write_result`) and comes back as a picklable
+:class:`RunRecord`; a run that fails becomes a record with an ``error`` and
+does not stop the others. The tables are plain ``(header, rows)`` pairs,
+written as CSV and printed as text.
+
+    >>> from fem2d.study import grid_specs, run_all
+    >>> specs = grid_specs("sdnv104a", {"time.dt": [0.01, 0.005], "mesh.refine": [0, 1]})
+    >>> records = run_all(specs)            # local processes
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+import os
+import re
+import signal
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fem2d.errors import Fem2dError, InputError
+
+Table = tuple[list[str], list[list[Any]]]
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One run of a study: ``case`` (built-in name or TOML path) with
+    ``overrides`` (dotted key -> value, as ``--set``); ``out_dir`` is where
+    its ``result.json`` goes (None: nothing written)."""
+
+    case: str
+    overrides: dict[str, Any] = field(default_factory=dict)
+    label: str = ""
+    out_dir: str | None = None
+
+
+@dataclass
+class RunRecord:
+    """What came back from one run (small, picklable; no matrices).
+
+    ``histories`` are the run's time series (``slave_*`` per-node arrays
+    included), ``extras`` what plots need beyond them (slave node abscissae
+    ``slave_x`` and tributary areas ``slave_area``).
+    """
+
+    spec: RunSpec
+    case: str
+    quantities: dict[str, float] = field(default_factory=dict)
+    checks: list[dict] = field(default_factory=list)
+    timing: dict[str, Any] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    histories: dict[str, np.ndarray] = field(default_factory=dict)
+    extras: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.spec.label or self.case
+
+    @property
+    def passed(self) -> bool:
+        """No error and every check passed."""
+        return self.error is None and all(c["passed"] for c in self.checks)
+
+    @property
+    def status(self) -> str:
+        """``FAILED`` (the run raised), ``NOOK``, ``OK``, or ``-`` (no reference applies)."""
+        if self.error is not None:
+            return "FAILED"
+        if not self.checks:
+            return "-"
+        return "OK" if self.passed else "NOOK"
+
+    def get(self, dotted: str, default: Any = None) -> Any:
+        """A resolved setting by dotted key (``contact.method``)."""
+        node: Any = self.settings
+        for part in dotted.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+
+def _interface(result) -> dict[str, Any]:
+    """Slave-node abscissae (m) and tributary areas (m^2) of the first contact zone."""
+    system = result.fields.get("system")
+    if system is None or not getattr(system, "zones", None):
+        return {}
+    from fem2d.vtu import slave_areas
+
+    zone = system.zones[0]
+    return {
+        "slave_x": system.mesh.points[zone.slave_nodes, 0].copy(),
+        "slave_area": slave_areas(system, result.case),
+    }
+
+
+def record_of(result, spec: RunSpec) -> RunRecord:
+    """A :class:`RunRecord` from a :class:`fem2d.runner.Result`."""
+    return RunRecord(
+        spec=spec,
+        case=result.case.name,
+        quantities=dict(result.quantities),
+        checks=list(result.checks),
+        timing=dict(result.timing),
+        settings=result.case.settings,
+        histories=dict(result.histories),
+        extras=_interface(result),
+    )
+
+
+def _message(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return text if isinstance(exc, Fem2dError) else f"{type(exc).__name__}: {text}"
+
+
+class _Terminated(BaseException):
+    """SIGTERM in a worker while it runs a case (see :func:`_worker_init`)."""
+
+
+_busy = False
+
+
+def _on_sigterm(signum, frame) -> None:
+    if not _busy:  # idle: nothing to clean up
+        os._exit(128 + signum)
+    raise _Terminated  # unwinds through the atomic writers, which remove their temporary files
+
+
+def _worker_init() -> None:
+    """Worker processes ignore Ctrl-C (the parent decides; see :func:`run_all`)
+    and end a run cleanly on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+
+
+def execute(spec: RunSpec) -> RunRecord:
+    """Run one spec (in whatever process the executor chose) and write its
+    directory. Errors become a record; Ctrl-C and termination are not caught,
+    so an interrupted run writes nothing (the writes are atomic)."""
+    global _busy
+    _busy = True
+    try:
+        return _execute(spec)
+    except _Terminated:
+        os._exit(128 + signal.SIGTERM)
+    finally:
+        _busy = False
+
+
+def _execute(spec: RunSpec) -> RunRecord:
+    from fem2d.runner import run, write_result
+
+    out = Path(spec.out_dir) if spec.out_dir else None
+    start = time.perf_counter()
+    try:
+        result = run(spec.case, spec.overrides)
+        if out is not None:
+            write_result(result, out)
+        return record_of(result, spec)
+    except Exception as exc:  # a failed run is a row of the table, not the end of the study
+        if out is not None:  # no stale result.json may stand for this failed run
+            with contextlib.suppress(FileNotFoundError):
+                (out / "result.json").unlink()
+        name = Path(spec.case).stem if spec.case.endswith(".toml") else spec.case
+        return RunRecord(spec, name, timing={"wall_s": time.perf_counter() - start}, error=_message(exc))
+
+
+class InlineExecutor(Executor):
+    """Runs each task at submission, in this process (``--workers 1``)."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+
+def _warm_imports() -> None:
+    # forked workers inherit the parent's modules: import the heavy ones once, here
+    import fem2d.runner  # noqa: F401
+    import fem2d.runs.direct  # noqa: F401
+
+    with contextlib.suppress(ImportError):
+        import fem2d.runs.modal  # noqa: F401
+
+
+def local_executor(workers: int | None = None) -> Executor:
+    """Local processes (``workers`` of them, default the number of cores), or
+    in-process when ``workers == 1``."""
+    workers = workers or os.cpu_count() or 1
+    _warm_imports()  # also keeps import time out of the first in-process run's wall time
+    if workers == 1:
+        return InlineExecutor()
+    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+
+
+@contextlib.contextmanager
+def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor]:
+    """An executor on a Dask distributed cluster (``distributed``, the
+    ``fem2d[dask]`` extra): ``address`` is a scheduler address
+    (``tcp://host:8786``), or ``local`` for a LocalCluster of ``workers``
+    processes on this machine."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError(
+            "--scheduler needs dask's distributed package: pip install 'fem2d[dask]' (or pip install distributed)"
+        ) from None
+    cluster = None
+    try:
+        if address == "local":
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1)
+            client = Client(cluster)
+        else:
+            client = Client(address, timeout="10s")
+    except OSError as exc:
+        raise InputError(f"--scheduler {address}: cannot connect to a Dask scheduler ({exc})") from None
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run_all(
+    specs: Sequence[RunSpec],
+    executor: Executor | None = None,
+    on_done: Callable[[int, RunRecord], None] | None = None,
+) -> list[RunRecord]:
+    """Execute ``specs`` on ``executor`` (default: local processes) and return
+    their records in the order of ``specs``.
+
+    ``on_done(n_done, record)`` is called as runs finish. On Ctrl-C the runs
+    not yet started are cancelled, the local worker processes of a
+    :class:`~concurrent.futures.ProcessPoolExecutor` are terminated (their
+    running cases stop without writing anything) and KeyboardInterrupt
+    propagates; the runs that had finished keep their directories.
+    """
+    own = executor is None
+    pool = local_executor(min(len(specs), os.cpu_count() or 1)) if own else executor
+    records: list[RunRecord | None] = [None] * len(specs)
+    futures: dict[Future, int] = {}
+    try:
+        for i, spec in enumerate(specs):
+            futures[pool.submit(execute, spec)] = i
+        for n, future in enumerate(as_completed(futures), start=1):
+            i = futures[future]
+            try:
+                records[i] = future.result()
+            except Exception as exc:  # the worker itself died (crash, pickling)
+                records[i] = RunRecord(specs[i], specs[i].case, error=_message(exc))
+            if on_done is not None:
+                on_done(n, records[i])
+    except BaseException:
+        for future in futures:
+            future.cancel()
+        _stop(pool)
+        raise
+    if own:
+        pool.shutdown()
+    return [r for r in records if r is not None]
+
+
+def _stop(pool: Executor) -> None:
+    """Stop an executor's running work now (after Ctrl-C)."""
+    if isinstance(pool, ProcessPoolExecutor):
+        # the workers ignore SIGINT; SIGTERM ends their runs through the atomic writers' cleanup
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            with contextlib.suppress(Exception):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+    else:
+        with contextlib.suppress(Exception):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+# --- sweeps -------------------------------------------------------------------------------------
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split on commas outside brackets and quotes: ``[1,2],[3,4]`` -> two items."""
+    items, depth, quote, start = [], 0, "", 0
+    for i, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return [s.strip() for s in items]
+
+
+def parse_grid(pairs: Sequence[str]) -> dict[str, list[Any]]:
+    """``["time.dt=0.01,0.005", "contact.method=lagrange,penalty"]`` ->
+    ``{"time.dt": [0.01, 0.005], "contact.method": ["lagrange", "penalty"]}``
+    (values parsed as ``--set`` values)."""
+    from fem2d.cases import parse_value
+
+    grid: dict[str, list[Any]] = {}
+    for pair in pairs:
+        key, sep, values = pair.partition("=")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise InputError(f"--grid {pair!r}: expected KEY=V1,V2,..., e.g. time.dt=0.01,0.005")
+        if key in grid:
+            raise InputError(f"--grid {key}: given twice")
+        grid[key] = [parse_value(v) for v in _split_top_level(values)]
+    return grid
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "-", text).strip("-") or "run"
+
+
+def _show(value: Any) -> str:
+    return format(value, "g") if isinstance(value, float) else str(value)
+
+
+def grid_specs(
+    case: str,
+    grid: Mapping[str, Sequence[Any]],
+    overrides: Mapping[str, Any] | None = None,
+    root: str | os.PathLike | None = None,
+) -> list[RunSpec]:
+    """The cartesian product of ``grid`` over ``case`` (with fixed ``overrides``);
+    run ``i`` writes ``root/<i>_<key=value>.../`` when ``root`` is given."""
+    keys = list(grid)
+    specs = []
+    for i, values in enumerate(itertools.product(*(grid[k] for k in keys))):
+        point = dict(zip(keys, values))
+        label = ",".join(f"{k}={_show(v)}" for k, v in point.items())
+        run_id = f"{i:03d}_" + _slug("_".join(f"{k}={_show(v)}" for k, v in point.items()))
+        out = str(Path(root) / run_id) if root is not None else None
+        specs.append(RunSpec(str(case), {**(overrides or {}), **point}, label or case, out))
+    return specs
+
+
+def quantity_names(records: Sequence[RunRecord]) -> list[str]:
+    """The union of the records' quantity names, in order of first appearance."""
+    names: dict[str, None] = {}
+    for r in records:
+        names.update(dict.fromkeys(r.quantities))
+    return list(names)
+
+
+def sweep_table(records: Sequence[RunRecord], keys: Sequence[str]) -> Table:
+    """One row per run: run id, the grid values, every quantity, check status,
+    wall time (s), error message."""
+    names = quantity_names(records)
+    header = ["run", *keys, *names, "status", "wall_s", "error"]
+    rows = []
+    for r in records:
+        run_id = Path(r.spec.out_dir).name if r.spec.out_dir else r.label
+        row = [run_id, *(r.spec.overrides.get(k) for k in keys)]
+        row += [r.quantities.get(n) for n in names]
+        row += [r.status, r.timing.get("wall_s"), r.error or ""]
+        rows.append(row)
+    return header, rows
+
+
+# --- formulation comparison -----------------------------------------------------------------------
+
+DIAGNOSTICS = ("max_penetration", "energy_balance_error", "work_loads", "friction_dissipation")
+
+#: rows of :func:`compare_table` printed with 3 significant digits
+COMPARE_SHORT_ROWS = ("max |u - reference curve| (m)", "max penetration (m)", "wall time (s)", "energy balance error")
+
+
+def compare_digits(row: Sequence[Any]) -> int | None:
+    """3 digits for error and diagnostic rows of :func:`compare_table`, default otherwise."""
+    return 3 if str(row[0]).startswith("  ") or row[0] in COMPARE_SHORT_ROWS else None
+
+
+#: columns of :func:`refinement_table` printed with 3 significant digits
+REFINE_SHORT_COLUMNS = {"error": 3, "order": 3, "change": 3, "change order": 3, "wall_s": 3}
+
+
+def compare_specs(
+    case: str,
+    methods: Sequence[str] = (),
+    elements: Sequence[str] = (),
+    solvers: Sequence[str] = (),
+    overrides: Mapping[str, Any] | None = None,
+    root: str | os.PathLike | None = None,
+) -> list[RunSpec]:
+    """One run per combination of contact method x element x linear solver
+    (an empty list leaves that setting as the case has it)."""
+    axes = [("contact.method", list(methods)), ("mesh.element", list(elements)), ("solver.linear", list(solvers))]
+    axes = [(k, v) for k, v in axes if v]
+    if not axes:
+        return [RunSpec(str(case), dict(overrides or {}), str(case), str(Path(root) / "default") if root else None)]
+    specs = []
+    for values in itertools.product(*(v for _, v in axes)):
+        label = "/".join(str(v) for v in values)
+        point = {k: v for (k, _), v in zip(axes, values)}
+        out = str(Path(root) / _slug(label.replace("/", "-"))) if root is not None else None
+        specs.append(RunSpec(str(case), {**(overrides or {}), **point}, label, out))
+    return specs
+
+
+def _error(check: dict) -> float | None:
+    return check["relative_error"]
+
+
+def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float] | None = None) -> Table:
+    """Quantities down, variants across: each quantity's value and its error
+    against the reference, then max penetration (m), Newton iterations,
+    wall time (s), energy balance error (relative to the work of the loads),
+    the largest deviation from the reference curve, and the check status."""
+    header = ["quantity", "reference", *(r.label for r in records)]
+    rows: list[list[Any]] = []
+    refs: dict[str, dict] = {}
+    for r in records:
+        for c in r.checks:
+            refs.setdefault(c["quantity"], c)
+    names = [n for n in quantity_names(records) if n not in DIAGNOSTICS]
+    for name in names:
+        ref = refs.get(name)
+        rows.append([name, ref["reference"] if ref else None, *(r.quantities.get(name) for r in records)])
+        if ref is not None:
+            kind = "rel." if ref["relative"] else "abs."
+            errs = []
+            for r in records:
+                check = next((c for c in r.checks if c["quantity"] == name), None)
+                errs.append(None if check is None else _error(check))
+            rows.append([f"  {kind} error", f"tol {ref['tolerance']:g}", *errs])
+    if curve_errors:
+        rows.append(["max |u - reference curve| (m)", None, *(curve_errors.get(r.label) for r in records)])
+    rows.append(["max penetration (m)", None, *(r.quantities.get("max_penetration") for r in records)])
+    rows.append(["Newton iterations", None, *(r.timing.get("newton_iterations") for r in records)])
+    rows.append(["wall time (s)", None, *(r.timing.get("wall_s") for r in records)])
+    rows.append(["energy balance error", None, *(r.quantities.get("energy_balance_error") for r in records)])
+    rows.append(["status", None, *(r.error or r.status for r in records)])
+    return header, rows
+
+
+def curve_deviations(records: Sequence[RunRecord]) -> dict[str, float]:
+    """Largest |u(t_k) - reference curve(t_k)| (m) of each run whose case
+    declares a ``[report.curve]``, by label."""
+    from fem2d.plots import curve_deviation, reference_curve
+
+    out = {}
+    for r in records:
+        if r.error is None and "u" in r.histories:
+            curve = reference_curve(r.settings)
+            if curve is not None:
+                out[r.label] = curve_deviation(r.histories["time"], r.histories["u"], curve)
+    return out
+
+
+# --- refinement -------------------------------------------------------------------------------------
+
+
+def parse_levels(text: str) -> list[int]:
+    """``"0-4"`` -> [0, 1, 2, 3, 4]; ``"0,2,3"`` -> [0, 2, 3]."""
+    levels: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, sep, hi = part.strip().partition("-")
+            levels += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+    except ValueError:
+        raise InputError(f"--levels {text!r}: expected a range such as 0-4 or a list such as 0,1,2") from None
+    if not levels or min(levels) < 0 or sorted(set(levels)) != levels:
+        raise InputError(f"--levels {text!r}: expected increasing levels >= 0")
+    return levels
+
+
+def refine_specs(
+    case: str, levels: Sequence[int], overrides: Mapping[str, Any] | None = None, root: str | os.PathLike | None = None
+) -> list[RunSpec]:
+    """One run per ``mesh.refine`` level (each level halves h)."""
+    return [
+        RunSpec(
+            str(case),
+            {**(overrides or {}), "mesh.refine": int(level)},
+            f"level {level}",
+            str(Path(root) / f"level-{level}") if root is not None else None,
+        )
+        for level in levels
+    ]
+
+
+def observed_order(e_coarse: float | None, e_fine: float | None, ratio: float = 2.0) -> float | None:
+    """``log(e_i / e_{i+1}) / log(h_i / h_{i+1})``; None when undefined (a zero or missing error)."""
+    if e_coarse is None or e_fine is None or not (e_coarse > 0 and e_fine > 0):
+        return None
+    if not (math.isfinite(e_coarse) and math.isfinite(e_fine)):
+        return None
+    return math.log(e_coarse / e_fine) / math.log(ratio)
+
+
+def refinement_table(records: Sequence[RunRecord]) -> Table:
+    """One row per (quantity, level): dofs, value, error against the reference
+    and its observed order, the change from the previous level and the order
+    of those changes (reference-free), wall time (s).
+
+    Levels are ``mesh.refine`` values; between levels i and j, h shrinks by
+    ``2 ** (j - i)``.
+    """
+    header = ["quantity", "level", "dofs", "value", "error", "order", "change", "change order", "wall_s"]
+    rows: list[list[Any]] = []
+    ok = [r for r in records if r.error is None]
+    levels = [r.spec.overrides["mesh.refine"] for r in ok]
+    for name in [n for n in quantity_names(ok) if n not in DIAGNOSTICS]:
+        values = [r.quantities.get(name) for r in ok]
+        errors = []
+        for r in ok:
+            check = next((c for c in r.checks if c["quantity"] == name), None)
+            errors.append(None if check is None else _error(check))
+        changes: list[float | None] = [None]
+        for a, b in itertools.pairwise(values):
+            changes.append(None if a is None or b is None else abs(b - a))
+        for i, r in enumerate(ok):
+            ratio = 2.0 ** (levels[i] - levels[i - 1]) if i else 2.0
+            order = observed_order(errors[i - 1], errors[i], ratio) if i else None
+            change_order = observed_order(changes[i - 1], changes[i], ratio) if i > 1 else None
+            rows.append(
+                [name, levels[i], r.timing.get("n_dofs"), values[i], errors[i], order, changes[i], change_order,
+                 r.timing.get("wall_s")]
+            )
+    return header, rows
+
+
+def failed_rows(records: Sequence[RunRecord]) -> list[str]:
+    """One line per failed run: its label and error."""
+    return [f"{r.label}: {r.error}" for r in records if r.error is not None]
+
+
+# --- writing and printing tables ---------------------------------------------------------------------
+
+
+def cell(value: Any, digits: int = 7) -> str:
+    """A table cell: numbers to ``digits`` significant digits, None as ``-``."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        if not math.isfinite(value):
+            return "nan"
+        if digits <= 3 and value != 0 and not 1e-2 <= abs(value) < 1e4:  # short columns: errors, timings
+            return f"{float(value):.{digits - 1}e}"
+        return f"{float(value):.{digits}g}"
+    return str(value)
+
+
+def format_study(
+    header: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    digits: int = 10,
+    columns: Mapping[str, int] | None = None,
+    row_digits: Callable[[Sequence[Any]], int | None] | None = None,
+) -> str:
+    """A fixed-width text table: numbers to ``digits`` significant digits, or
+    ``columns[name]`` for a column, or ``row_digits(row)`` for a whole row."""
+    from fem2d.report import format_table
+
+    columns = columns or {}
+    out = []
+    for row in rows:
+        d_row = row_digits(row) if row_digits is not None else None
+        out.append([cell(v, d_row or columns.get(h, digits)) for h, v in zip(header, row)])
+    return format_table(list(header), out, max_width=70)
+
+
+def write_table_csv(path: str | os.PathLike, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Path:
+    """Write a table as CSV atomically (numbers at full precision, None empty)."""
+    import csv
+    import io
+
+    from fem2d.output import write_text_atomic
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if v is None else repr(float(v)) if isinstance(v, float | np.floating) else v for v in row])
+    write_text_atomic(path, buffer.getvalue())
+    return Path(path)

@@ -1,0 +1,315 @@
+"""The validation suite: every built-in case and variant that has references.
+
+Each case file lists what ``fem2d validate`` runs in its ``[[validation]]``
+tables: a ``label``, fixed overrides ``set``, an optional ``grid`` (dotted
+key -> list of values; one run per combination) and ``solvers =
+"installed"`` for one run per installed direct solver. A variant to which no
+reference applies is skipped (and said so in the report). The runs go to a
+:mod:`concurrent.futures` executor (local processes by default); the result is
+code_aster's TEST_RESU table (reference, source, computed value, error,
+tolerance, OK/NOOK) and ``report.md`` with the table and the plots.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fem2d.errors import Fem2dError
+from fem2d.study import RunRecord, RunSpec, run_all
+
+HEADER = ["case", "variant", "quantity", "reference", "source", "computed", "error", "tolerance", "status"]
+
+
+@dataclass
+class Suite:
+    """The variants to run, as :class:`RunSpec` (``label`` = variant label),
+    plus ``skipped`` notes (variants without references, unreadable cases)."""
+
+    specs: list[RunSpec] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def _short(key: str, value: Any) -> str:
+    shown = format(value, "g") if isinstance(value, float) else str(value)
+    return f"{key.rsplit('.', 1)[-1]}={shown}"
+
+
+def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = None) -> Suite:
+    """The validation runs of ``cases`` (default: every built-in case), from
+    their ``[[validation]]`` tables; run outputs go to ``root/<case>/<variant>/``."""
+    from fem2d.cases import builtin_cases, load_case, references_for
+    from fem2d.linalg import solver_names
+    from fem2d.study import _slug
+
+    out = Suite()
+    installed = solver_names(installed_only=True)
+    for name in cases or builtin_cases():
+        try:
+            tables = load_case(name).settings["validation"]
+        except Fem2dError as exc:
+            out.skipped.append(f"{name}: cannot load ({exc})")
+            continue
+        for i, table in enumerate(tables, start=1):
+            base = table["label"] or f"variant {i}"
+            grid = table.get("grid") or {}
+            solvers = installed if table["solvers"] == "installed" else [None]
+            for values in itertools.product(*grid.values()):
+                point = dict(zip(grid, values))
+                for solver in solvers:
+                    overrides = {**table["set"], **point}
+                    parts = [base, *(_short(k, v) for k, v in point.items())]
+                    if solver is not None:
+                        overrides["solver.linear"] = solver
+                        parts.append(solver)
+                    label = ", ".join(parts)
+                    try:
+                        refs = references_for(load_case(name, overrides))
+                    except Fem2dError as exc:
+                        out.skipped.append(f"{name} [{label}]: {exc}")
+                        continue
+                    if not refs:
+                        out.skipped.append(f"{name} [{label}]: no reference applies")
+                        continue
+                    run_dir = str(Path(root) / name / _slug(label.replace(", ", "_"))) if root is not None else None
+                    out.specs.append(RunSpec(name, overrides, label, run_dir))
+    return out
+
+
+def _num(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return "nan" if not math.isfinite(x) else f"{x:.10g}"
+    return str(x)
+
+
+def table_rows(records: Sequence[RunRecord]) -> list[list[str]]:
+    """TEST_RESU rows, one per check; a run that failed gives one FAILED row
+    with its error message in the source column."""
+    rows = []
+    for r in records:
+        if r.error is not None:
+            rows.append([r.case, r.label, "(run)", "-", r.error, "-", "-", "-", "FAILED"])
+            continue
+        for c in r.checks:
+            err = c["relative_error"]
+            rows.append(
+                [
+                    r.case,
+                    r.label,
+                    c["quantity"],
+                    _num(c["reference"]),
+                    c["source"],
+                    _num(c["value"]),
+                    "-" if err is None else f"{err:.2e}",
+                    f"{c['tolerance']:g} {'rel' if c['relative'] else 'abs'}",
+                    "OK" if c["passed"] else "NOOK",
+                ]
+            )
+    return rows
+
+
+@dataclass
+class Validation:
+    """The outcome: records in suite order, the skipped notes, wall time (s)."""
+
+    records: list[RunRecord]
+    skipped: list[str]
+    wall_s: float
+    workers: int | str
+
+    @property
+    def rows(self) -> list[list[str]]:
+        return table_rows(self.records)
+
+    @property
+    def n_checks(self) -> int:
+        return sum(len(r.checks) for r in self.records)
+
+    @property
+    def n_failed_checks(self) -> int:
+        return sum(not c["passed"] for r in self.records for c in r.checks)
+
+    @property
+    def n_failed_runs(self) -> int:
+        return sum(r.error is not None for r in self.records)
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.records) and bool(self.records)
+
+    def summary(self) -> str:
+        """One line: runs, checks, NOOK, failures, wall time."""
+        verdict = "all OK" if self.passed else "FAILURES"
+        return (
+            f"validate: {len(self.records)} runs, {self.n_checks} checks, {self.n_failed_checks} NOOK, "
+            f"{self.n_failed_runs} failed runs; runs took {self.wall_s:.1f} s on {self.workers} workers: {verdict}"
+        )
+
+
+def validate(
+    cases: Sequence[str] | None = None,
+    root: str | os.PathLike | None = "results/validation",
+    executor: Executor | None = None,
+    workers: int | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_done: Callable[[int, RunRecord], None] | None = None,
+) -> Validation:
+    """Run the suite of ``cases`` (default all) on ``executor`` (default
+    ``workers`` local processes, one per core); run directories go under
+    ``root/<case>/``. ``on_start(n_runs)`` and ``on_done(n_done, record)``
+    report progress."""
+    from fem2d.errors import InputError
+    from fem2d.study import local_executor
+
+    start = time.perf_counter()
+    s = suite(cases, root)
+    if not s.specs:
+        raise InputError("validate: nothing to run (no [[validation]] variant to which a reference applies)")
+    if on_start is not None:
+        on_start(len(s.specs))
+    n = workers or min(len(s.specs), os.cpu_count() or 1)
+    pool = local_executor(n) if executor is None else executor
+    try:
+        records = run_all(s.specs, pool, on_done)
+    finally:
+        if executor is None:
+            pool.shutdown(wait=False, cancel_futures=True)
+    workers_used = n if executor is None else type(executor).__name__
+    return Validation(records, s.skipped, time.perf_counter() - start, workers_used)
+
+
+# --- the report -------------------------------------------------------------------------------------
+
+
+def _by_case(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
+    groups: dict[str, list[RunRecord]] = {}
+    for r in records:
+        groups.setdefault(r.case, []).append(r)
+    return groups
+
+
+def _finite(u: np.ndarray) -> bool:
+    return bool(len(u)) and bool(np.all(np.isfinite(u)))
+
+
+def _normal_force_key(histories: dict) -> str | None:
+    return next((k for k in ("fn", "normal_force", "f_n") if k in histories and np.ndim(histories[k]) == 1), None)
+
+
+def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLike) -> list[tuple[str, Path]]:
+    """The figures of one case's validation runs, chosen by what the runs
+    recorded: the reported dof against its reference curve, the energy
+    balance, contact pressure along the interface, wear power against a0,
+    impact forces. Returns (caption, path) pairs."""
+    from fem2d import plots
+    from fem2d.vtu import contact_pressure
+
+    out = Path(out_dir)
+    ok = [r for r in records if r.error is None]
+    if not ok:
+        return []
+    first = ok[0]
+    title = first.settings.get("case", {}).get("title", case)
+    figures: list[tuple[str, Path]] = []
+    series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok if _finite(r.histories.get("u", []))]
+    if series:
+        curve = plots.reference_curve(first.settings)
+        label = plots.dof_label(first.settings)
+        path = plots.plot_histories(series, out / f"{case}_history.png", curve, label, title)
+        figures.append((f"{label.rsplit(' (', 1)[0]} against time" + (f", with the {curve[0]}" if curve else ""), path))
+    if "kinetic" in first.histories and "work_loads" in first.histories:
+        path = plots.plot_energy(first.histories, out / f"{case}_energy.png", f"{case} [{first.label}]: energy balance")
+        figures.append((f"energy balance ({first.label})", path))
+    if "slave_normal_force" in first.histories and "slave_area" in first.extras:
+        h, area = first.histories, first.extras["slave_area"]
+        pressure = contact_pressure(h["slave_normal_force"], area)
+        path = plots.plot_contact_pressure(
+            first.extras["slave_x"], h["time"], pressure, out / f"{case}_pressure.png",
+            title=f"{case} [{first.label}]: contact pressure", areas=area,
+        )
+        figures.append((f"contact pressure along the interface ({first.label})", path))
+    wear = [r for r in ok if "wear_power" in r.quantities and r.get("excitation.a0") is not None]
+    if len({r.get("excitation.a0") for r in wear}) >= 2:
+        path = _wear_plot(case, wear, out, title)
+        if path is not None:
+            figures.append(("wear power against the base acceleration, three regimes", path))
+    impacts = [r for r in ok if "n_impacts" in r.quantities and _normal_force_key(r.histories)]
+    if impacts:
+        series = [(r.label, r.histories["time"], r.histories[_normal_force_key(r.histories)]) for r in impacts]
+        path = plots.plot_impact_forces(series, out / f"{case}_impacts.png", title)
+        figures.append(("impact force histories", path))
+    return figures
+
+
+def _wear_plot(case: str, records: Sequence[RunRecord], out: Path, title: str) -> Path | None:
+    """Wear power against a0; the regime bounds need mu, the normal force
+    (from the run's normal-force history), the mass and the excitation pulsation."""
+    from fem2d import plots
+
+    r = records[0]
+    key = _normal_force_key(r.histories)
+    mass = sum(n.get("mass", 0.0) for n in r.settings.get("nodal", []))
+    mu, omega = r.get("obstacle.mu"), r.get("excitation.omega")
+    if key is None or not mass or not mu or not omega:
+        return None
+    fn = r.histories[key]
+    weight = float(np.median(fn[fn > 0])) if np.any(fn > 0) else None
+    if not weight:
+        return None
+    points = [(str(x.get("modal.integrator", x.label)), float(x.get("excitation.a0")), x.quantities["wear_power"])
+              for x in records]
+    return plots.plot_wear_power(points, out / f"{case}_wear.png", mu, weight, mass, omega, title)
+
+
+def report_markdown(result: Validation, figures: dict[str, list[tuple[str, Path]]], base: Path) -> str:
+    """``report.md``: summary, the TEST_RESU table, skipped variants, plots."""
+    import fem2d
+
+    lines = [
+        "# fem2d validation report",
+        "",
+        f"fem2d {fem2d.__version__}. {result.summary()}.",
+        "",
+        "Command: `fem2d validate`. Errors are relative unless the tolerance says `abs`.",
+        "",
+        "| " + " | ".join(HEADER) + " |",
+        "|" + "|".join("---" for _ in HEADER) + "|",
+    ]
+    for row in result.rows:
+        cells = [c.replace("|", "\\|") for c in row]
+        if cells[-1] != "OK":
+            cells[-1] = f"**{cells[-1]}**"
+        lines.append("| " + " | ".join(cells) + " |")
+    if result.skipped:
+        lines += ["", "Not run:", ""] + [f"- {s}" for s in result.skipped]
+    for case, figs in figures.items():
+        if not figs:
+            continue
+        lines += ["", f"## {case}", ""]
+        for caption, path in figs:
+            lines += [f"![{caption}]({path.relative_to(base).as_posix()})", "", f"*{caption}*", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_report(result: Validation, root: str | os.PathLike = "results/validation") -> Path:
+    """Write ``root/report.md`` (and ``root/plots/*.png``, ``root/validation.csv``); all atomic."""
+    from fem2d.output import write_text_atomic
+    from fem2d.study import write_table_csv
+
+    base = Path(root)
+    figures = {case: case_plots(case, recs, base / "plots") for case, recs in _by_case(result.records).items()}
+    write_table_csv(base / "validation.csv", HEADER, result.rows)
+    path = base / "report.md"
+    write_text_atomic(path, report_markdown(result, figures, base))
+    return path
