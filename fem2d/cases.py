@@ -223,16 +223,18 @@ def _matches(case: Case, when: Mapping[str, Any]) -> bool:
 def references_for(case: Case) -> list[dict]:
     """The references whose ``when`` conditions hold for this case's settings.
 
-    When several references name the same quantity, the most specific one
-    (the one with most conditions) wins.
+    A quantity may be checked against several sources (the exact value and
+    code_aster's printed one). Among references to the same quantity and
+    source, the most specific one (most ``when`` conditions) wins: it is how
+    a case tightens a tolerance for one integrator or scheme.
     """
-    best: dict[str, dict] = {}
+    best: dict[tuple[str, str], dict] = {}
     for ref in case.settings["references"]:
         if not _matches(case, ref.get("when", {})):
             continue
-        q = ref["quantity"]
-        if q not in best or len(ref.get("when", {})) > len(best[q].get("when", {})):
-            best[q] = ref
+        key = (ref["quantity"], ref["source"])
+        if key not in best or len(ref.get("when", {})) > len(best[key].get("when", {})):
+            best[key] = ref
     return list(best.values())
 
 

@@ -66,9 +66,9 @@ def _kind_runner(kind: str) -> KindRunner:
         from fem2d.runs.direct import run_direct
 
         return run_direct
-    from fem2d.runs.modal import run_modal
+    from fem2d.runs.modal import run_modal_case
 
-    return run_modal
+    return run_modal_case
 
 
 def run(
