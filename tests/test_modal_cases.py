@@ -1,0 +1,48 @@
+"""The modal case files run end to end through fem2d.run (case -> System ->
+modes -> integrator -> post) and pass their references."""
+
+import pytest
+
+import fem2d
+
+AMPLITUDES = [15.0, 1.5, 1.01, 0.99]
+
+
+@pytest.mark.parametrize("a0", AMPLITUDES)
+@pytest.mark.parametrize("integrator", ["euler", "devogelaere", "adapt"])
+def test_sdnd104_explicit_integrators_pass_code_asters_tolerances(a0, integrator):
+    result = fem2d.run("sdnd104", {"excitation.a0": a0, "modal.integrator": integrator})
+    assert any(c["source"].startswith("exact") for c in result.checks)
+    if integrator == "euler" and a0 != 0.99:
+        assert any(c["source"].startswith("code_aster EULER") for c in result.checks)
+    assert result.passed, result.checks
+    if a0 == 0.99:
+        assert result.quantities["wear_power"] == 0.0
+
+
+def test_sdnd104_exact_integrator_to_1e9():
+    for a0 in AMPLITUDES:
+        result = fem2d.run("sdnd104", {"excitation.a0": a0, "modal.integrator": "exact"})
+        assert result.passed
+        assert all(c["tolerance"] <= 1e-9 for c in result.checks)
+
+
+def test_sdnd104_twelve_runs_are_fast():
+    total = sum(
+        fem2d.run("sdnd104", {"excitation.a0": a0, "modal.integrator": i}).timing["wall_s"]
+        for a0 in AMPLITUDES
+        for i in ("euler", "devogelaere", "adapt")
+    )
+    assert total < 2.0
+
+
+@pytest.mark.parametrize("integrator", ["euler", "exact"])
+def test_sdnd101(integrator):
+    result = fem2d.run("sdnd101", {"modal.integrator": integrator})
+    assert result.passed, result.checks
+    q = result.quantities
+    assert q["n_impacts"] == 2
+    if integrator == "euler":  # code_aster's printed values
+        assert q["impact_2_f_max"] == pytest.approx(9954.7807740037, rel=1e-9)
+    else:
+        assert q["impact_1_f_max"] == pytest.approx(1e6 * 1.0 / (1.01e6 / 100) ** 0.5, rel=1e-12)
