@@ -1,0 +1,173 @@
+"""The workflow commands: validate, compare, refine, study, run --vtu; exit codes, tables, Ctrl-C."""
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from fem2d.cli import main
+from fem2d.linalg import solver_names
+
+TINY = """
+[case]
+extends = "cantilever"
+name = "tinybeam"
+title = "cantilever, first 20 ms"
+
+[time]
+end = 0.02
+
+[report]
+at_times = [0.01, 0.02]
+extrema = 0
+modes = 0
+
+[[references]]
+quantity = "x_at_0.01"
+value = 1.0078e-4
+source = "Euler-Bernoulli beam, 60 modes"
+tolerance = 0.05
+
+[[validation]]
+label = "default"
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tinybeam.toml"
+    path.write_text(TINY)
+    return str(path)
+
+
+def _rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def test_validate_prints_the_table_and_exits_by_the_checks(tiny, tmp_path, capsys):
+    out = tmp_path / "v"
+    assert main(["validate", tiny, "--out", str(out), "--workers", "1", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    header, rule, row = text.splitlines()[:3]
+    assert header.split() == ["case", "variant", "quantity", "reference", "source", "computed", "error", "tolerance",
+                              "status"]
+    assert row.startswith("tinybeam") and "x_at_0.01" in row and "0.05 rel" in row and row.endswith("OK")
+    assert "validate: 1 runs, 1 checks, 0 NOOK, 0 failed runs" in text
+    assert (out / "report.md").is_file() and (out / "plots" / "tinybeam_history.png").is_file()
+    assert main(["validate", tiny, "--out", str(out), "--workers", "1", "--no-plots"]) == 0
+    capsys.readouterr()
+    strict = tmp_path / "strict.toml"
+    strict.write_text(TINY.replace("tolerance = 0.05", "tolerance = 1e-9"))
+    assert main(["validate", str(strict), "--out", str(out), "--workers", "1", "--no-plots"]) == 1
+    assert capsys.readouterr().out.splitlines()[2].endswith("NOOK")
+
+
+def test_compare_table_across_elements_and_solvers(tiny, tmp_path, capsys):
+    solvers = solver_names(installed_only=True)[:2]
+    args = ["compare", tiny, "--elements", "quad4,quad8", "--solvers", ",".join(solvers), "--out", str(tmp_path / "c")]
+    assert main([*args, "--workers", "1", "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    labels = [f"{e}/{s}" for e in ("quad4", "quad8") for s in solvers]
+    assert lines[0].split() == ["quantity", "reference", *labels]
+    rows = {r["quantity"]: r for r in _rows(tmp_path / "c" / "compare.csv")}
+    assert set(rows) >= {"x_at_0.01", "  rel. error", "x_at_0.02", "max |u - reference curve| (m)",
+                         "Newton iterations", "wall time (s)", "energy balance error", "status"}
+    assert float(rows["x_at_0.01"]["reference"]) == 1.0078e-4
+    values = [float(rows["x_at_0.01"][label]) for label in labels]
+    assert values[0] != values[-1]  # the element matters
+    if len(solvers) == 2:  # the direct solvers agree
+        assert values[0] == pytest.approx(values[1], rel=1e-9) and values[2] == pytest.approx(values[3], rel=1e-9)
+    assert all(float(rows["  rel. error"][label]) < 0.05 for label in labels)
+    deviation = [float(rows["max |u - reference curve| (m)"][label]) for label in labels]
+    assert max(deviation[:2]) < 1.5e-5 and max(deviation[2:]) < 3e-6  # of a 2.9e-4 m deflection
+    assert [rows["status"][label] for label in labels] == ["OK"] * 4
+    assert (tmp_path / "c" / "compare.png").stat().st_size > 10_000
+    assert main(["compare", tiny, "--methods", "penalty"]) == 2  # no contact zone in this case
+    assert "has no contact zone" in capsys.readouterr().err
+
+
+def test_compare_contact_methods_on_the_sliding_block(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert main(["compare", "sdnv104a", "--methods", "lagrange,penalty", "--set", "time.end=0.5",
+                 "--out", str(out), "--quiet"]) == 0
+    rows = {r["quantity"]: r for r in _rows(out / "compare.csv")}
+    assert float(rows["max penetration (m)"]["lagrange"]) < 1e-12 < float(rows["max penetration (m)"]["penalty"])
+    assert int(rows["Newton iterations"]["lagrange"]) >= 50  # 50 steps, at least one iteration each
+    assert float(rows["max |u - reference curve| (m)"]["lagrange"]) < 1e-3
+
+
+def test_refine_table_levels_dofs_and_plot(tiny, tmp_path, capsys):
+    out = tmp_path / "r"
+    assert main(["refine", tiny, "--levels", "0-1", "--set", "mesh.element=quad4", "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].split() == [
+        "quantity", "level", "dofs", "value", "error", "order", "change", "change", "order", "wall_s"
+    ]
+    rows = _rows(out / "refine.csv")
+    x = [r for r in rows if r["quantity"] == "x_at_0.01"]
+    assert [r["level"] for r in x] == ["0", "1"]
+    assert int(x[1]["dofs"]) > 3 * int(x[0]["dofs"])
+    assert x[0]["order"] == "" and x[1]["order"] != "" and float(x[1]["change"]) > 0
+    assert float(x[1]["error"]) < float(x[0]["error"])  # quad4 converges towards the beam
+    assert all(float(r["wall_s"]) > 0 for r in rows)
+    assert (out / "refine.png").is_file()
+    for level in (0, 1):
+        doc = json.loads((out / f"level-{level}" / "result.json").read_text())
+        assert doc["settings"]["mesh"]["refine"] == level
+
+
+def test_study_keeps_going_after_a_failed_run(tiny, tmp_path, capsys):
+    out = tmp_path / "s"
+    assert main(["study", tiny, "--grid", "time.dt=0.001,10", "--out", str(out), "--workers", "1", "--quiet"]) == 1
+    captured = capsys.readouterr()
+    assert "wrote" in captured.out and "(2 runs, 1 failed)" in captured.out
+    assert "FAILED time.dt=10" in captured.err
+    rows = _rows(out / "study.csv")
+    assert [r["time.dt"] for r in rows] == ["0.001", "10"] and [r["status"] for r in rows] == ["OK", "FAILED"]
+    assert "larger than time.end" in rows[1]["error"] and rows[1]["x_at_0.01"] == ""
+    assert (out / "000_time.dt=0.001" / "result.json").is_file()
+    assert not (out / "001_time.dt=10" / "result.json").exists()
+    assert main(["study", tiny, "--grid", "time.nope=1,2", "--out", str(out)]) == 2
+    assert "time.nope: unknown key" in capsys.readouterr().err
+
+
+def test_study_without_dask_says_how_to_get_it(tiny, tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
+    assert main(["study", tiny, "--grid", "time.dt=0.001", "--scheduler", "tcp://nowhere:8786"]) == 2
+    assert "pip install 'fem2d[dask]'" in capsys.readouterr().err
+
+
+def test_run_vtu_writes_a_series(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["run", "cantilever", "--set", "time.end=0.01", "--set", "report.modes=0", "--set",
+                 "report.at_times=[]", "--vtu", "5", "--out", str(out), "--quiet"]) == 1  # references not computed
+    assert "wrote" in capsys.readouterr().out
+    assert sorted(p.name for p in (out / "vtu").iterdir()) == [f"cantilever_{k:04d}.vtu" for k in range(5)]
+    assert (out / "cantilever.pvd").read_text().count("<DataSet") == 5
+    assert json.loads((out / "result.json").read_text())["settings"]["report"]["snapshots"] == 5
+
+
+def test_ctrl_c_in_a_parallel_study_leaves_only_finished_results(tiny, tmp_path):
+    out = tmp_path / "s"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fem2d.cli", "study", tiny, "--grid", "time.end=0.02,30,30", "--workers", "2",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    first = out / "000_time.end=0.02" / "result.json"
+    deadline = time.time() + 60
+    while not first.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted after 1 of 3 runs" in err and "Traceback" not in err
+    assert json.loads(first.read_text())["overrides"] == {"time.end": 0.02}
+    assert not list(out.glob("00[12]*/result.json"))
+    assert not list(out.rglob("*.tmp")) and not (out / "study.csv").exists()

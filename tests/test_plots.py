@@ -1,0 +1,131 @@
+"""Figures: what is drawn (lines, labels, regimes), and that the PNGs are real images."""
+
+import math
+
+import matplotlib.image
+import numpy as np
+import pytest
+
+import fem2d.plots as plots
+from fem2d.cases import load_case
+from fem2d.errors import InputError
+from fem2d.exact.beam import tip_step_response
+
+
+@pytest.fixture
+def captured(monkeypatch):
+    """Keep the figures instead of only saving them (and still save them)."""
+    figures = []
+    real_save = plots._save
+
+    def save(fig, path):
+        figures.append(fig)
+        fig.canvas.draw()
+        return real_save(fig, path)
+
+    monkeypatch.setattr(plots, "_save", save)
+    return figures
+
+
+def _is_png(path, min_width=600):
+    image = matplotlib.image.imread(path)
+    return image.shape[1] >= min_width and float(np.std(image)) > 0.01
+
+
+def test_reference_curve_from_the_case():
+    label, curve = plots.reference_curve(load_case("cantilever").settings)
+    assert label == "Euler-Bernoulli beam, 60 modes"
+    t = np.array([0.05, 0.1])
+    expected = tip_step_response(t, P=1e4, E=2.1e11, inertia=0.5**3 / 12, rho_A=3900.0, L=10.0, n_modes=60)
+    assert np.allclose(curve(t), expected, rtol=1e-12)
+    label, curve = plots.reference_curve(load_case("sdnv104a").settings)
+    assert curve(np.array([1.70, 3.40])) == pytest.approx([14.898649, 3.513052], abs=1e-6)  # SPEC section 1
+    assert plots.reference_curve({"report": {"curve": {"args": {}}}}) is None
+    with pytest.raises(InputError, match="report.curve.function: cannot import 'nowhere:f'"):
+        plots.reference_curve({"report": {"curve": {"function": "nowhere:f"}}})
+    label, first = plots.reference_curve({"report": {"curve": {"function": "numpy:frexp"}}})
+    assert label == "reference" and first(np.array([4.0, 1.0])).tolist() == [0.5, 0.5]  # (u, ...) -> u
+    assert plots.dof_label(load_case("sdnv104a").settings) == "DX at node A (m)"
+    assert plots.curve_deviation(t, expected + [0.0, 2e-3], ("ref", curve)) >= 0.0
+
+
+def test_history_overlay_draws_every_run_and_the_difference(tmp_path, captured):
+    t = np.linspace(0.0, 2.0, 201)
+    curve = ("exact", np.sin)
+    series = [("a", t, np.sin(t) + 1e-3), ("b", t, np.sin(t) - 2e-3)]
+    path = plots.plot_histories(series, tmp_path / "h.png", curve, "DX at node A (m)", "title")
+    assert _is_png(path)
+    fig = captured[-1]
+    top, bottom = fig.axes
+    assert top.get_ylabel() == "DX at node A (m)" and bottom.get_xlabel() == "time t (s)"
+    assert [text.get_text() for text in top.get_legend().get_texts()] == ["exact", "a", "b"]
+    diffs = [line.get_ydata() for line in bottom.get_lines()[:2]]
+    assert np.allclose(diffs[0], 1e-3) and np.allclose(diffs[1], -2e-3)
+    assert plots.curve_deviation(t, np.sin(t) - 2e-3, curve) == pytest.approx(2e-3)
+    plots.plot_histories(series, tmp_path / "no_curve.png")
+    assert len(captured[-1].axes) == 1
+
+
+def test_energy_balance(tmp_path, captured):
+    t = np.linspace(0, 1, 11)
+    h = {"time": t, "kinetic": 2e4 * t, "elastic": 0 * t, "springs": 1e4 * t, "friction_dissipation": 1e4 * t,
+         "work_loads": 4e4 * t, "energy_residual": 1e-3 * t}
+    assert _is_png(plots.plot_energy(h, tmp_path / "e.png"))
+    ax, ax2 = captured[-1].axes
+    assert ax.get_ylabel() == "energy (kJ per m of thickness)"
+    assert np.allclose(ax.get_lines()[-1].get_ydata(), 40 * t)  # work of the loads, in kJ
+    assert ax2.get_ylabel() == "balance residual (J/m)"
+    assert "2.50e-08" in ax2.texts[0].get_text()  # final residual / work
+
+
+def test_contact_pressure_profile(tmp_path, captured):
+    x = np.array([1.0, 0.0, 0.5])
+    times = np.array([0.0, 1.0, 2.0])
+    p = np.array([[0, 0, 0], [7e4, 7e4, 7e4], [1e5, 4e4, 7e4]], dtype=float)
+    path = plots.plot_contact_pressure(x, times, p, tmp_path / "p.png", at=[1.0, 2.0], areas=np.array([.25, .25, .5]))
+    assert _is_png(path)
+    ax = captured[-1].axes[0]
+    lines = ax.get_lines()
+    assert np.array_equal(lines[1].get_xdata(), [0.0, 0.5, 1.0]) and np.allclose(lines[1].get_ydata(), [40, 70, 100])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["t = 1 s (mean 70 kPa)", "t = 2 s (mean 70 kPa)"]
+    assert ax.get_ylabel() == "contact pressure (kPa)"
+
+
+def test_refinement_plot_from_the_table(tmp_path, captured):
+    header = ["quantity", "level", "dofs", "value", "error", "order", "change", "change order", "wall_s"]
+    rows = [["q", lv, 100 * 4**lv, 1.0, 0.1 * 4.0**-lv, None, None, None, 0.1 * 4**lv] for lv in range(3)]
+    assert _is_png(plots.plot_refinement(rows, header, tmp_path / "r.png"))
+    ax, ax2 = captured[-1].axes
+    assert ax.get_xscale() == ax.get_yscale() == "log" and ax.get_xlabel() == "degrees of freedom"
+    assert np.allclose(ax.get_lines()[0].get_ydata(), [0.1, 0.025, 0.00625])
+    assert np.allclose(ax2.get_lines()[0].get_ydata(), [0.1, 0.4, 1.6]) and ax2.get_ylabel() == "wall time per run (s)"
+
+
+def test_wear_power_against_a0_shows_three_regimes(tmp_path, captured):
+    from fem2d.exact.modal_references import ETA_STAR
+
+    points = [("euler", a, p) for a, p in ((15.0, 15.267), (1.5, 0.40906), (1.01, 2.2616e-4), (0.99, 0.0))]
+    points += [("exact", 15.0, 15.2671)]
+    path = plots.plot_wear_power(points, tmp_path / "w.png", mu=0.1, weight=10.0, mass=1.0, omega=2 * math.pi)
+    assert _is_png(path)
+    ax = captured[-1].axes[0]
+    spans = [p.get_x() for p in ax.patches]
+    assert len(spans) == 3 and spans[1] == pytest.approx(1.0) and spans[2] == pytest.approx(1.0 / ETA_STAR)
+    assert [t.get_text() for t in ax.texts] == ["stick\n(P = 0)", "stick-slip", "slip-slip"]
+    assert ax.get_xlabel() == "base acceleration amplitude $a_0$ (m/s$^2$)"
+    assert ax.get_ylabel() == "mean wear power P (W)"
+    euler = next(line for line in ax.get_lines() if line.get_label() == "euler")
+    assert euler.get_ydata()[-1] == pytest.approx(ax.get_ylim()[0])  # zero power sits on the bottom axis
+    closed = ax.get_lines()[1]  # slip-slip asymptote, P = m g a0 / (pi w) sqrt(4 - eta^2 pi^2)
+    a0 = closed.get_xdata()[-1]
+    eta = 1.0 / a0
+    expected = 10 * a0 / (math.pi * 2 * math.pi) * math.sqrt(4 - (eta * math.pi) ** 2)
+    assert closed.get_ydata()[-1] == pytest.approx(expected)
+
+
+def test_impact_forces(tmp_path, captured):
+    t = np.linspace(0, 0.1, 101)
+    f = np.maximum(0.0, 9950.0 * np.sin(100.5 * t))
+    assert _is_png(plots.plot_impact_forces([("euler", t, f), ("exact", t, f)], tmp_path / "i.png"))
+    ax = captured[-1].axes[0]
+    assert ax.get_ylabel() == "normal contact force F$_n$ (N)" and len(ax.get_lines()) == 2

@@ -1,0 +1,137 @@
+"""The validation suite: variants from [[validation]] tables, TEST_RESU rows, report.md."""
+
+import pytest
+
+from fem2d.linalg import solver_names
+from fem2d.study import InlineExecutor
+from fem2d.validate import HEADER, suite, table_rows, validate, write_report
+
+TINY = """
+[case]
+extends = "cantilever"
+name = "tinybeam"
+title = "cantilever, first 20 ms"
+
+[time]
+end = 0.02
+
+[report]
+at_times = [0.01, 0.02]
+extrema = 0
+modes = 0
+
+[[references]]
+quantity = "x_at_0.01"
+value = 1.0078e-4
+source = "Euler-Bernoulli beam, 60 modes"
+tolerance = 0.05
+
+[[references]]
+quantity = "x_at_0.02"
+value = 2.8572e-4
+source = "Euler-Bernoulli beam, 60 modes"
+tolerance = 0.05
+when = { "mesh.element" = "quad8" }
+"""
+
+VARIANTS = """
+[[validation]]
+label = "default"
+solvers = "installed"
+
+[[validation]]
+label = "steps"
+grid = { "time.dt" = [1.0e-3, 5.0e-4], "mesh.element" = ["quad4", "quad8"] }
+
+[[validation]]
+label = "too strict"
+set = { "references.0.tolerance" = 1.0e-9 }
+
+[[validation]]
+label = "broken"
+set = { "time.dt" = 10.0 }
+
+[[validation]]
+label = "nothing to check"
+set = { "references.0.when" = { "mesh.element" = "quad8" }, "mesh.element" = "quad4" }
+"""
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tinybeam.toml"
+    path.write_text(TINY + VARIANTS)
+    return str(path)
+
+
+def test_variants_come_from_the_validation_tables(tiny, tmp_path):
+    s = suite([tiny], tmp_path / "v")
+    installed = solver_names(installed_only=True)
+    labels = [spec.label for spec in s.specs]
+    assert labels == [f"default, {name}" for name in installed] + [
+        "steps, dt=0.001, element=quad4",
+        "steps, dt=0.001, element=quad8",
+        "steps, dt=0.0005, element=quad4",
+        "steps, dt=0.0005, element=quad8",
+        "too strict",
+        "broken",  # does not load: kept, so that its run fails loudly
+    ]
+    assert s.specs[0].overrides == {"solver.linear": installed[0]}
+    assert s.specs[len(installed) + 1].overrides == {"time.dt": 1e-3, "mesh.element": "quad8"}
+    assert s.specs[0].out_dir == str(tmp_path / "v" / "tinybeam" / f"default_{installed[0]}")
+    assert s.skipped == ["tinybeam [nothing to check]: no reference applies"]
+
+
+def test_table_rows_and_report(tiny, tmp_path):
+    root = tmp_path / "validation"
+    result = validate([tiny], root, executor=InlineExecutor())
+    rows = result.rows
+    assert len(result.records) == len(solver_names(installed_only=True)) + 6
+    first = rows[0]
+    assert first[:5] == ["tinybeam", f"default, {solver_names(installed_only=True)[0]}", "x_at_0.01", "0.00010078",
+                         "Euler-Bernoulli beam, 60 modes"]
+    value = result.records[0].quantities["x_at_0.01"]
+    assert first[5] == f"{value:.10g}" and first[6] == f"{abs(value - 1.0078e-4) / 1.0078e-4:.2e}"
+    assert first[7:] == ["0.05 rel", "OK"]
+    by_variant = {}
+    for row in rows:
+        by_variant.setdefault(row[1], []).append(row)
+    assert [r[2] for r in by_variant["steps, dt=0.001, element=quad8"]] == ["x_at_0.01", "x_at_0.02"]  # `when` holds
+    assert [r[2] for r in by_variant["steps, dt=0.001, element=quad4"]] == ["x_at_0.01"]
+    strict = by_variant["too strict"][0]
+    assert strict[7] == "1e-09 rel" and strict[8] == "NOOK"
+    broken = by_variant["broken"]
+    assert broken == [["tinybeam", "broken", "(run)", "-", f"{tiny}: time.dt: 10.0 is larger than time.end = 0.02",
+                       "-", "-", "-", "FAILED"]]
+    assert not result.passed and result.n_failed_checks == 1 and result.n_failed_runs == 1
+    assert "1 NOOK, 1 failed runs" in result.summary() and result.summary().endswith("FAILURES")
+
+    path = write_report(result, root)
+    text = path.read_text()
+    assert "| " + " | ".join(HEADER) + " |" in text
+    assert "| too strict | x_at_0.01 |" in text and "| **NOOK** |" in text
+    assert "- tinybeam [nothing to check]: no reference applies" in text
+    caption = "DY at node EAST against time, with the Euler-Bernoulli beam, 60 modes"
+    assert f"![{caption}](plots/tinybeam_history.png)" in text
+    assert (root / "plots" / "tinybeam_history.png").stat().st_size > 10_000
+    assert (root / "plots" / "tinybeam_energy.png").is_file()
+    csv_lines = (root / "validation.csv").read_text().splitlines()
+    assert csv_lines[0] == ",".join(HEADER) and len(csv_lines) == len(rows) + 1
+    assert (root / "tinybeam" / "too-strict" / "result.json").is_file()
+
+
+def test_a_failed_run_is_one_failed_row(tmp_path):
+    from fem2d.study import RunRecord, RunSpec
+
+    record = RunRecord(RunSpec("c", {}, "v"), "c", error="ConvergenceError: no convergence at t = 2.1 s")
+    assert table_rows([record]) == [
+        ["c", "v", "(run)", "-", "ConvergenceError: no convergence at t = 2.1 s", "-", "-", "-", "FAILED"]
+    ]
+
+
+@pytest.mark.slow
+def test_the_builtin_suite_passes(tmp_path):
+    result = validate(root=tmp_path)
+    failed = [row for row in result.rows if row[-1] != "OK"]
+    assert result.passed, failed
+    assert result.wall_s < 60.0
