@@ -8,7 +8,7 @@ protocol (``initial_state(zone)``, ``solve(problem, state)``):
 ``lagrange``   discrete active set with Lagrange multipliers (code_aster's
                LAGRANGIEN); options ``strategy``
 ``penalty``    discrete penalty (PENALISATION); options ``e_n``, ``e_t``,
-               ``young_modulus``, ``thickness``, ``penalty_scale``
+               ``young_modulus``, ``thickness``, ``penalty_factor``
 ``continuous`` weak form, Alart-Curnier augmented Lagrangian, semi-smooth
                Newton (CONTINUE); options ``integration``, ``rho_n``,
                ``rho_t``, ``gauss_points``
@@ -46,7 +46,7 @@ FORMULATIONS: dict[str, type] = {
 }
 
 #: Options that must be positive numbers when given (None means "default").
-_POSITIVE = {"tolerance", "e_n", "e_t", "thickness", "penalty_scale", "rho_n", "rho_t"}
+_POSITIVE = {"tolerance", "e_n", "e_t", "thickness", "penalty_factor", "rho_n", "rho_t"}
 _COUNTS = {"max_iter", "gauss_points"}
 
 

@@ -3,28 +3,34 @@ r"""The status-driven Newton loop on the condensed contact problem.
 Shared by the Lagrange (discrete active set) and the continuous (Alart-Curnier
 semi-smooth Newton) formulations, which differ only in *how* they choose the
 statuses. For given statuses the step's contact problem is linear in the
-multipliers :math:`\lambda = (\lambda_n, \lambda_t)`: with the linearised
-kinematics at the current iterate (:mod:`fem2d.contact.kinematics`),
+multipliers :math:`\lambda = (\lambda_n, \lambda_t)`: with the kinematics
+linearised at :math:`d_k` (:mod:`fem2d.contact.kinematics`),
 
 .. math::
 
     \begin{pmatrix} w g \\ w u \end{pmatrix}(\lambda) = e + W \lambda, \qquad
-    e = x_k - B C p_k, \qquad W = B C B^T,
+    e = x_k + B (d_{free} - d_k), \qquad W = B C B^T,
 
-(:math:`x_k` the weighted gaps and slips produced by the current forces
-:math:`p_k`), and the statuses impose, per slave node,
+with :math:`x_k` the weighted gaps and slips at the linearisation point
+:math:`d_k`: the configuration at the start of the step for the first
+iteration (the pairing is done where the bodies are, not at the free
+prediction, which may have left the master), then :math:`d(p_k)`. The
+statuses impose, per slave node,
 
 * OPEN: :math:`\lambda_n = \lambda_t = 0`;
 * STICK: :math:`g = 0` and :math:`u = 0` (no slip over the step);
 * SLIP: :math:`g = 0` and :math:`\lambda_t = -\mu \lambda_n\, \mathrm{direction}`.
 
 :func:`solve_statuses` solves that system, eliminating the sliding nodes'
-tangential unknowns, so its size is (#contact + #stuck). :func:`run` iterates:
-re-pair at :math:`d(p_k)`, test convergence with the parameter-free residual
-of :func:`fem2d.contact.coulomb.natural_residual`, update the statuses (the
-formulation's rule), solve, :math:`p_{k+1} = B^T \lambda`. On a flat master
-with the right statuses one solve is exact; the loop is the step's Newton
-iteration with the consistent tangent (the Schur complement :math:`W`).
+tangential unknowns, so its size is (#contact + #stuck). :func:`run` iterates
+on a fixed linearisation (the formulation's rule revises the statuses, the
+system is solved) until the laws hold there, judged by the parameter-free
+residual of :func:`fem2d.contact.coulomb.natural_residual`; then it re-pairs
+at :math:`d(p)`, :math:`p = B^T \lambda`, and goes on until the re-paired
+kinematics agree with the linear model (code_aster's fixed point on the
+geometry around the contact/friction loop). On a flat master with the right
+statuses one solve is exact; the loop is the step's Newton iteration with the
+consistent tangent (the Schur complement :math:`W`).
 """
 
 from __future__ import annotations
@@ -92,15 +98,18 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
 
 @dataclass
 class Iterate:
-    """What a status rule sees at an iteration: multipliers, linear-model values
-    ``lin`` = e + W lam (weighted gaps then slips), the diagonal of W, the
-    kinematics, the force scale and the current statuses."""
+    """What a status rule sees at an iteration: multipliers ``lam``, the
+    linear-model ``gap`` and ``slip`` (m, normalised by the weights), the
+    diagonal of W, the kinematics, the tolerances (``force_tol`` in multiplier
+    units, ``length_tol`` in m) and the current statuses."""
 
     lam: np.ndarray
-    lin: np.ndarray
+    gap: np.ndarray
+    slip: np.ndarray
     diag: np.ndarray
     kin: Kinematics
-    scale: float
+    force_tol: float
+    length_tol: float
     status: np.ndarray
     direction: np.ndarray
     iteration: int
@@ -112,6 +121,10 @@ StatusRule = Callable[[Iterate], tuple[np.ndarray, np.ndarray]]
 
 @dataclass
 class LoopResult:
+    """End of a step's loop: multipliers, boundary forces, the last
+    linearisation, statuses, counts; ``gap`` and ``slip`` (m) are the
+    linear model's at ``lam`` (consistent with the forces)."""
+
     lam: np.ndarray
     p: np.ndarray
     kin: Kinematics
@@ -120,6 +133,50 @@ class LoopResult:
     iterations: int
     converged: bool
     residual: float
+    gap: np.ndarray
+    slip: np.ndarray
+
+
+def model_values(L: Linearisation, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Gaps and slips (m) of the linear model at ``lam`` (gap +inf where no master faces)."""
+    n = len(L.kin.weight)
+    lin = L.e + L.W @ lam
+    return np.where(L.kin.outside, np.inf, lin[:n] / L.kin.weight), lin[n:] / L.kin.weight
+
+
+def local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
+    r"""Compliance of the contact boundary *relative* between neighbouring slave nodes.
+
+    :math:`\tfrac12 (W_{jj} + W_{kk} - 2 W_{jk})` over the slave edges (j, k),
+    normal and tangential blocks, divided by the nodal weights: the gap (m)
+    a unit multiplier opens between neighbours. Rigid-body and inertial parts,
+    common to neighbours, cancel, so this is the bodies' local elastic
+    compliance; it turns the force tolerance into a length tolerance. The
+    smaller of the normal and tangential medians over the edges inside the
+    master; 0 if there is none.
+    """
+    n = len(L.kin.weight)
+    j, k = zone_edges[:, 0], zone_edges[:, -1] if zone_edges.shape[1] == 2 else zone_edges[:, 2]
+    inside = ~(L.kin.outside[j] | L.kin.outside[k])
+    if not inside.any():
+        return 0.0
+    j, k = j[inside], k[inside]
+    w = 0.5 * (L.kin.weight[j] + L.kin.weight[k])
+    W = L.W
+    rel = [np.median(0.5 * (W[a + j, a + j] + W[a + k, a + k] - 2.0 * W[a + j, a + k]) / w) for a in (0, n)]
+    # the smaller of the normal and tangential medians: a rocking of the body is common
+    # to neighbours tangentially but not normally
+    return float(min(rel))
+
+
+def length_tolerance(problem: CondensedProblem, force_tol: float, compliance: float) -> float:
+    """Tolerance on gaps and slips (m): the local gap a force error of
+    ``force_tol`` makes (``compliance``, :func:`local_compliance`), but never
+    below the round-off of the coordinates and of the step's free motion
+    (4 ulp of the largest)."""
+    moved = float(np.max(np.abs(problem.d_free - problem.d_start), initial=0.0))
+    size = float(np.max(np.abs(problem.zone.reference + problem.d_start), initial=1.0))
+    return max(force_tol * compliance, 4.0 * np.finfo(float).eps * max(size, moved))
 
 
 def force_scale(lam: np.ndarray, e: np.ndarray, diag: np.ndarray, n: int) -> float:
@@ -128,6 +185,33 @@ def force_scale(lam: np.ndarray, e: np.ndarray, diag: np.ndarray, n: int) -> flo
     with np.errstate(invalid="ignore", divide="ignore"):
         closing = np.where(diag[:n] > 0.0, -e[:n] / diag[:n], 0.0)
     return max(float(np.max(np.abs(lam), initial=0.0)), float(np.max(closing, initial=0.0)), TINY)
+
+
+@dataclass
+class Linearisation:
+    """The step's kinematics linearised at ``d`` (flattened boundary displacement):
+    values ``x`` there, free values ``e`` and operator ``W`` of the linear model
+    ``x(lam) = e + W lam``, and the safe diagonal of W (for force units)."""
+
+    d: np.ndarray
+    kin: Kinematics
+    W: np.ndarray
+    x: np.ndarray
+    e: np.ndarray
+    diag: np.ndarray
+    safe: np.ndarray
+
+
+def linearise(
+    problem: CondensedProblem, kinematics: Callable[[np.ndarray], Kinematics], d: np.ndarray
+) -> Linearisation:
+    """Pair at ``d`` and build the linear model of the step there."""
+    kin = kinematics(d.reshape(-1, 2))
+    W, _ = delassus(kin.B, problem.compliance)
+    x = kin.values()
+    e = x + kin.B.dot(problem.d_free.ravel() - d)
+    diag = np.diag(W).copy()
+    return Linearisation(d, kin, W, x, e, diag, np.where(diag > 0.0, diag, 1.0))
 
 
 def run(
@@ -143,46 +227,67 @@ def run(
 ) -> LoopResult:
     """Status-driven Newton loop (see the module docstring).
 
+    On a fixed linearisation (first the start of the step), statuses are
+    revised by ``rule`` and the linear system solved until the laws hold
+    there; only then is the geometry re-paired at the resulting displacement
+    (so that wild intermediate iterates never drive the pairing). Converged
+    when the natural residual of the laws on the linear model is within
+    ``tolerance`` times the force scale (forces) and
+    :func:`length_tolerance` (gaps and slips), and the re-paired kinematics
+    agree with that model within the length tolerance; the reported
+    ``residual`` is the largest of these ratios times ``tolerance``.
+    ``max_iter`` bounds the linear solves and the re-pairings.
     ``rule_at_start=False`` solves first with the given statuses (a warm
-    start from the previous step) before the rule revises them.
-
-    Converged when the natural residual of the contact-friction laws at the
-    linear model, and the mismatch between the forces applied and the
-    multipliers at the re-paired geometry, are both below ``tolerance``
-    times the force scale. Never raises on non-convergence.
+    start from the previous step) unless they are all OPEN. Never raises on
+    non-convergence.
     """
     mu = problem.zone.mu
     n = problem.zone.n_slave
     lam, status, direction = lam0.copy(), status0.copy(), direction0.copy()
-    p = np.zeros(2 * problem.zone.n_boundary)
-    iterations, residual, converged = 0, np.inf, False
-    for k in range(max_iter + 1):
-        kin = kinematics(problem.displacement(p))
-        W, BC = delassus(kin.B, problem.compliance)
-        x = kin.values()
-        e = x - BC @ p
-        lin = e + W @ lam
-        diag = np.diag(W).copy()
-        safe = np.where(diag > 0.0, diag, 1.0)
-        scale = force_scale(lam, e, diag, n)
-        law = natural_residual(
-            lam[:n], lam[n:], np.where(kin.outside, np.inf, lin[:n]), lin[n:], mu, safe[:n], safe[n:]
-        )
-        mismatch = np.abs(lin - x) / safe
-        residual = max(float(np.max(law, initial=0.0)), float(np.max(mismatch, initial=0.0))) / scale
+    lin_model = linearise(problem, kinematics, problem.d_start.ravel())
+    compliance = local_compliance(lin_model, problem.zone.slave_local)
+    iterations, repairings, residual, converged = 0, 0, np.inf, False
+    solved_with: bytes | None = None  # statuses of the last solve on this linearisation
+    first = True
+    while True:
+        L = lin_model
+        w = L.kin.weight
+        lin = L.e + L.W @ lam
+        gap = np.where(L.kin.outside, np.inf, lin[:n] / w)
+        slip = lin[n:] / w
+        force_tol = tolerance * force_scale(lam, L.e, L.diag, n)
+        length_tol = length_tolerance(problem, force_tol, compliance)
+        law = float(np.max(natural_residual(lam[:n], lam[n:], gap, slip, mu, force_tol / length_tol), initial=0.0))
+        mismatch = float(np.max(np.abs(lin - L.x) / np.concatenate([w, w]), initial=0.0))
+        residual = tolerance * max(law / force_tol, mismatch / length_tol)
         if residual <= tolerance:
             converged = True
             break
-        if k == max_iter:
+        new_status, new_direction = status, direction
+        if not first or rule_at_start or not np.any(status != OPEN):
+            it = Iterate(lam, gap, slip, L.diag, L.kin, force_tol, length_tol, status, direction, iterations)
+            new_status, new_direction = rule(it)
+        new_status = np.where(L.kin.outside, OPEN, new_status)
+        new_direction = np.where(new_status == SLIP, new_direction, 0.0)
+        key = new_status.tobytes() + new_direction.tobytes()
+        first = False
+        if law <= force_tol or key == solved_with:
+            # the laws hold on this linear model (or the rule has nothing new): re-pair at the solution
+            if repairings == max_iter:
+                break
+            lin_model = linearise(problem, kinematics, problem.displacement(L.kin.B.transpose_dot(lam)).ravel())
+            repairings += 1
+            solved_with = None
+            continue
+        if iterations == max_iter:
             break
-        if k > 0 or rule_at_start:
-            status, direction = rule(Iterate(lam, lin, diag, kin, scale, status, direction, k))
-        status = np.where(kin.outside, OPEN, status)
-        direction = np.where(status == SLIP, direction, 0.0)
-        lam = solve_statuses(W, e, status, direction, mu)
+        status, direction = new_status, new_direction
+        lam = solve_statuses(L.W, L.e, status, direction, mu)
+        solved_with = key
         iterations += int(np.any(status != OPEN))
-        p = kin.B.transpose_dot(lam)
-    return LoopResult(lam, p, kin, status, direction, iterations, bool(converged), float(residual))
+    p = lin_model.kin.B.transpose_dot(lam)
+    gap, slip = model_values(lin_model, lam)
+    return LoopResult(lam, p, lin_model.kin, status, direction, iterations, bool(converged), float(residual), gap, slip)
 
 
 def solution(
@@ -204,9 +309,9 @@ def solution(
         forces=forces.copy(),
         normal_force=normal_force,
         tangential_force=tangential_force,
-        gap=kin.gap.copy(),
+        gap=result.gap.copy(),
         status=(result.status if status is None else status).astype(np.int64),
-        slip=kin.slip.copy(),
+        slip=result.slip.copy(),
         state=state,
         iterations=result.iterations,
         converged=result.converged,

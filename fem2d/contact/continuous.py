@@ -21,7 +21,10 @@ Alart-Curnier's augmented Lagrangian gives the statuses, per node, from
 (contact if :math:`\hat\lambda_n > 0`; stick if moreover
 :math:`|\hat\lambda_t| \le \mu \hat\lambda_n`, else slip opposite to
 :math:`\hat\lambda_t`: the projection of :math:`\hat\lambda_t` on the Coulomb
-disc). The residual
+disc); a proposed reversal of the slip direction goes through stick
+(:func:`fem2d.contact.coulomb.reversal_to_stick`), without which Newton
+alternates between the two directions in a step where the block stops. The
+residual
 
 .. math::
 
@@ -55,7 +58,7 @@ from typing import ClassVar
 import numpy as np
 
 from fem2d.contact import active_set
-from fem2d.contact.coulomb import alart_curnier_status
+from fem2d.contact.coulomb import alart_curnier_status, reversal_to_stick
 from fem2d.contact.kinematics import gauss_kinematics, nodal_kinematics, slave_weights
 from fem2d.contact.problem import OPEN, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
@@ -135,9 +138,8 @@ class ContinuousFormulation:
             if not rho:  # scale once per step, from the first linearisation
                 rho["n"] = self.rho_n * contact_stiffness(w, it.diag[:n], it.kin.outside)
                 rho["t"] = self.rho_t * contact_stiffness(w, it.diag[n:], it.kin.outside)
-            gap = np.where(it.kin.outside, np.inf, it.lin[:n] / w)
-            slip = it.lin[n:] / w
-            return alart_curnier_status(it.lam[:n], it.lam[n:], gap, slip, rho["n"], rho["t"], mu)
+            status, direction = alart_curnier_status(it.lam[:n], it.lam[n:], it.gap, it.slip, rho["n"], rho["t"], mu)
+            return reversal_to_stick(status, direction, it.status, it.direction)
 
         result = active_set.run(
             problem,

@@ -79,30 +79,29 @@ def natural_residual(
     gap: np.ndarray,
     slip: np.ndarray,
     mu: float,
-    scale_n: np.ndarray,
-    scale_t: np.ndarray,
+    stiffness: float | np.ndarray,
 ) -> np.ndarray:
     r"""Per-node residual of the Signorini-Coulomb conditions, in multiplier units.
 
-    With the gap and slip turned into multiplier units by the diagonal of
-    the condensed operator (:math:`\bar g = g / W_{nn}`,
-    :math:`\bar u = u / W_{tt}`: the multiplier that would close them),
+    With the gap and slip turned into multiplier units by a stiffness
+    :math:`c` (multiplier per metre),
 
     .. math::
 
-        r_n = \min(\lambda_n, \bar g), \qquad
-        r_t = \lambda_t - \Pi_{[-\mu\lambda_n^+,\, \mu\lambda_n^+]}(\lambda_t - \bar u),
+        r_n = \min(\lambda_n, c\, g), \qquad
+        r_t = \lambda_t - \Pi_{[-\mu\lambda_n^+,\, \mu\lambda_n^+]}(\lambda_t - c\, u),
 
-    both zero exactly when the contact and friction laws hold. It does not
-    depend on any augmentation or penalty parameter, so it judges every
-    formulation alike. Returns :math:`\max(|r_n|, |r_t|)` per node.
+    both zero exactly when the contact and friction laws hold, whatever
+    :math:`c > 0`. With :math:`c = \epsilon F / \delta`, ":math:`|r| \le
+    \epsilon F`" reads: forces within :math:`\epsilon F` and gaps and slips
+    within :math:`\delta` (m) of the law. Returns :math:`\max(|r_n|, |r_t|)`
+    per node; an infinite gap (no master facing) counts as open.
     """
-    with np.errstate(invalid="ignore", divide="ignore"):
-        g = np.where(np.isinf(gap), np.inf, gap / scale_n)
-        u = slip / scale_t
+    with np.errstate(invalid="ignore"):
+        g = np.where(np.isinf(gap), np.inf, stiffness * gap)
     r_n = np.minimum(lam_n, g)
     radius = mu * np.maximum(lam_n, 0.0)
-    r_t = lam_t - np.clip(lam_t - u, -radius, radius)
+    r_t = lam_t - np.clip(lam_t - stiffness * slip, -radius, radius)
     return np.maximum(np.abs(r_n), np.abs(r_t))
 
 
@@ -137,3 +136,19 @@ def alart_curnier_status(
     status = np.where(active, np.where(stick, STICK, SLIP), OPEN)
     direction = np.where(status == SLIP, -np.sign(aug_t), 0.0)
     return status, direction
+
+
+def reversal_to_stick(
+    status: np.ndarray, direction: np.ndarray, previous_status: np.ndarray, previous_direction: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Turn a proposed slip *reversal* into stick.
+
+    A node that slid one way in the last Newton iterate and is now proposed
+    to slide the other way goes through stick instead: when the step
+    contains a velocity reversal, a semi-smooth Newton otherwise alternates
+    between the two slip directions without ever trying the stuck state that
+    lies between them. The fixed point is unchanged (a consistent status set
+    is never a reversal of itself).
+    """
+    flip = (status == SLIP) & (previous_status == SLIP) & (direction * previous_direction < 0.0)
+    return np.where(flip, STICK, status), np.where(flip, 0.0, direction)

@@ -195,8 +195,10 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     its rows :math:`G_q` are accumulated as
     :math:`B_j = \sum_q \omega_q \phi_j(s_q) G_q`. Points outside the master
     contribute nothing; a node none of whose points faces the master is
-    ``outside``. The reported nodal ``gap``/``slip`` are the weighted means;
-    normal, tangent and projection are those of the node itself.
+    ``outside`` (a node whose own projection falls off the master while some
+    of its points face it is inside). The reported nodal ``gap``, ``slip``
+    and ``normal`` are the weighted means over the node's points; the
+    projection is the node's own.
     """
     zone = problem.zone
     n_s = zone.n_slave
@@ -235,10 +237,13 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     vals_n = (coef[:, :, None] * vn_q[point_of]).reshape(n_s, -1)
     vals_t = (coef[:, :, None] * vt_q[point_of]).reshape(n_s, -1)
     B = Rows(np.vstack([cols, cols]), np.vstack([vals_n, vals_t]), 2 * zone.n_boundary)
+    # per node, the weighted mean normal of its Gauss points (for the reported force components)
+    normal = np.einsum("jk,jkc->jc", coef, proj.normal[point_of])
+    norm = np.linalg.norm(normal, axis=1)
+    normal = np.where(out[:, None], 0.0, normal / np.where(out, 1.0, norm)[:, None])
+    tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
     nodal = node_kinematics(problem, surface, d)
-    return Kinematics(
-        gap, slip, nodal.normal, nodal.tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection
-    )
+    return Kinematics(gap, slip, normal, tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection)
 
 
 def delassus(B: Rows, compliance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

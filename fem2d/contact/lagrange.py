@@ -68,7 +68,7 @@ def initial_discrete_state(zone: ContactZone, orientation: str) -> DiscreteState
     return DiscreteState(master_surface(zone, orientation), np.full(n, OPEN), zeros, zeros, zeros, zeros)
 
 
-def primal_dual_update(it: active_set.Iterate, mu: float, tolerance: float, single: bool) -> tuple[np.ndarray, ...]:
+def primal_dual_update(it: active_set.Iterate, mu: float, single: bool) -> tuple[np.ndarray, ...]:
     """New statuses from the last solve (see the module docstring).
 
     Contact first: while some link must be activated or released, only those
@@ -80,33 +80,29 @@ def primal_dual_update(it: active_set.Iterate, mu: float, tolerance: float, sing
     """
     n = len(it.status)
     lam_n, lam_t = it.lam[:n], it.lam[n:]
-    g, u = it.lin[:n], it.lin[n:]
-    dn = np.where(it.diag[:n] > 0.0, it.diag[:n], 1.0)
-    dt = np.where(it.diag[n:] > 0.0, it.diag[n:], 1.0)
-    threshold = tolerance * it.scale
+    g, u = it.gap, it.slip
+    stiffness = it.force_tol / it.length_tol  # turns gap and slip violations into forces
     status, direction = it.status.copy(), it.direction.copy()
     is_open = status == OPEN
     violation = np.zeros(n)
-    with np.errstate(invalid="ignore"):
-        closing = np.where(is_open & ~it.kin.outside, -g / dn, 0.0)
-    activate = closing > threshold
-    release = ~is_open & (-lam_n > threshold)
-    violation[activate] = closing[activate]
+    activate = is_open & ~it.kin.outside & (-g > it.length_tol)
+    release = ~is_open & (-lam_n > it.force_tol)
+    violation[activate] = -stiffness * g[activate]
     violation[release] = -lam_n[release]
     contact_changes = bool(np.any(violation > 0.0))
     if contact_changes:
         to_slip = to_stick = np.zeros(n, dtype=bool)
     else:
-        to_slip = (status == STICK) & (np.abs(lam_t) - mu * lam_n > threshold)
-        to_stick = (status == SLIP) & (-direction * u / dt > threshold)
+        to_slip = (status == STICK) & (np.abs(lam_t) - mu * lam_n > it.force_tol)
+        to_stick = (status == SLIP) & (-direction * u > it.length_tol)
         violation[to_slip] = np.abs(lam_t[to_slip]) - mu * lam_n[to_slip]
-        violation[to_stick] = -direction[to_stick] * u[to_stick] / dt[to_stick]
+        violation[to_stick] = -stiffness * direction[to_stick] * u[to_stick]
     if single and np.any(violation > 0.0):
         keep = np.zeros(n, dtype=bool)
         keep[np.argmax(violation)] = True
         activate, release, to_slip, to_stick = activate & keep, release & keep, to_slip & keep, to_stick & keep
         violation = np.where(keep, violation, 0.0)
-    moving = np.abs(u) / dt > threshold
+    moving = np.abs(u) > it.length_tol
     status[activate] = np.where(moving[activate], SLIP, STICK)
     direction[activate] = np.where(moving[activate], np.sign(u[activate]), 0.0)
     status[release] = OPEN
@@ -157,11 +153,11 @@ class LagrangeFormulation:
 
         def rule(it: active_set.Iterate) -> tuple[np.ndarray, np.ndarray]:
             seen.add(it.status.tobytes() + it.direction.tobytes())
-            status, direction, _ = primal_dual_update(it, mu, self.tolerance, mode["single"])
+            status, direction, _ = primal_dual_update(it, mu, mode["single"])
             key = status.tobytes() + direction.tobytes()
             if not mode["single"] and key in seen and not np.array_equal(status, it.status):
                 mode["single"] = True  # a cycle: fall back to one change at a time
-                status, direction, _ = primal_dual_update(it, mu, self.tolerance, True)
+                status, direction, _ = primal_dual_update(it, mu, True)
             return status, direction
 
         result = active_set.run(

@@ -223,6 +223,15 @@ def _starts_sliding(block: SlidingBlock, t: float, x: float) -> bool:
     return excess > tol or (excess >= -tol and _stick_excess(block, t + 1e-9, x) > 0.0)
 
 
+def _add_stick(sol: SlidingBlockSolution, t0: float, t1: float, kx: float) -> None:
+    """Append a stick phase, merged with a preceding stick (a knot inside a stick)."""
+    last = sol.phases[-1] if sol.phases else None
+    if last is not None and last.mode == 0 and last.t1 == t0:
+        sol.phases[-1] = Phase(last.t0, t1, 0, kx, 0.0, 0.0, 0.0)
+    else:
+        sol.phases.append(Phase(t0, t1, 0, kx, 0.0, 0.0, 0.0))
+
+
 def solve(block: SlidingBlock, t_end: float) -> SlidingBlockSolution:
     """Event-driven exact solution from rest at x = 0, t = 0, up to ``t_end`` (s);
     once the block rests for good the last (stick) phase extends to t_end."""
@@ -237,13 +246,13 @@ def solve(block: SlidingBlock, t_end: float) -> SlidingBlockSolution:
             if _starts_sliding(block, t, x):
                 mode = 1 if block.ft * float(block.ramp(t + 1e-9)) - k * x >= 0.0 else -1
                 continue
-            if not np.isfinite(knot):  # constant loads: stuck for good
-                sol.phases.append(Phase(t, t_end, 0, k * x, 0.0, 0.0, 0.0))
-                sol.rest_t, sol.rest_x = t, x
+            if not np.isfinite(knot):  # constant loads: stuck for good, since this stick began
+                _add_stick(sol, t, t_end, k * x)
+                sol.rest_t, sol.rest_x = sol.phases[-1].t0, x
                 break
             t_slip = _stick_end(block, t, x, knot)
             t_stop = min(knot if t_slip is None else t_slip, t_end)
-            sol.phases.append(Phase(t, t_stop, 0, k * x, 0.0, 0.0, 0.0))
+            _add_stick(sol, t, t_stop, k * x)
             t = t_stop
             continue
         ph = _slip_phase(block, t, knot, x, v, mode)
