@@ -359,7 +359,13 @@ def test_sdnv104_first_minimum_and_large_sliding_repairing(exact):
     np.testing.assert_allclose(xs, single, rtol=0, atol=1e-9)
 
 
-def test_sdnv104_hht_reproduces_code_aster():
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("lagrange", {}), ("penalty", {"e_n": 2.1e8, "e_t": 2.1e11}), ("continuous", {})],
+    ids=["lagrange", "penalty-case-B", "continuous"],
+)
+def test_sdnv104_hht_reproduces_code_aster(name, options):
     alpha = -0.3
-    xs, _ = run_sdnv104("lagrange", {}, 1.70, beta=(1 - alpha) ** 2 / 4, gamma=0.5 - alpha)
+    xs, iterations = run_sdnv104(name, options, 1.70, beta=(1 - alpha) ** 2 / 4, gamma=0.5 - alpha)
     assert xs[170] == pytest.approx(14.836107, rel=2e-5)
+    assert iterations.max() <= 8

@@ -5,8 +5,8 @@ import pytest
 
 from fem2d.contact.kinematics import gauss_kinematics, node_kinematics, slave_weights
 from fem2d.contact.problem import CondensedProblem, make_zone
-from fem2d.contact.search import line_shape, master_surface, orient_edges, project
-from fem2d.mesh.mesh import CellBlock
+from fem2d.contact.search import line_shape, master_surface, orient_edges, orient_on_mesh, project
+from fem2d.mesh.mesh import CellBlock, Mesh
 
 
 def zone_on_line(slave_x, slave_y, master_x, kind="seg2", reverse=False, slave_kind="seg2"):
@@ -67,6 +67,16 @@ def test_orientation_from_the_master_body():
     # a body above the line: the same edge is kept reversed the other way
     above = CellBlock("quad4", np.array([[3, 2, 1, 0]]))
     np.testing.assert_array_equal(orient_edges(points * [1, -1], top, above).nodes, [[3, 2]])
+
+
+def test_orientation_found_in_the_mesh():
+    # two quads below y = 0 (QUAD8 corners first), their top edges given in both directions
+    points = np.array([[0, -1], [1, -1], [2, -1], [2, 0], [1, 0], [0, 0]], dtype=float)
+    cells = CellBlock("quad4", np.array([[0, 1, 4, 5], [1, 2, 3, 4]]))
+    top = CellBlock("seg2", np.array([[5, 4], [3, 4]]))
+    mesh = Mesh(points, {"BODY": cells, "TOP": top})
+    oriented = orient_on_mesh(mesh, top)
+    np.testing.assert_array_equal(oriented.nodes, [[4, 5], [3, 4]])  # right to left: body on the left
 
 
 def test_inconsistent_chain_is_made_consistent():

@@ -39,7 +39,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg as la
 
 from fem2d.contact.coulomb import natural_residual
 from fem2d.contact.kinematics import Kinematics, delassus
@@ -87,9 +86,9 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
     full = np.hstack([cols, W[:, n + stuck]])
     rows = np.concatenate([active, n + stuck])
     try:
-        z = la.solve(full[rows], -e[rows], check_finite=False)
-    except la.LinAlgError:
-        z = la.lstsq(full[rows], -e[rows], check_finite=False)[0]
+        z = np.linalg.solve(full[rows], -e[rows])
+    except np.linalg.LinAlgError:  # redundant links (e.g. two slave nodes on one point): least squares
+        z = np.linalg.lstsq(full[rows], -e[rows], rcond=None)[0]
     lam[active] = z[: len(active)]
     lam[n + stuck] = z[len(active) :]
     lam[n + sliding] = factor * lam[sliding]
@@ -144,6 +143,10 @@ def model_values(L: Linearisation, lam: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.where(L.kin.outside, np.inf, lin[:n] / L.kin.weight), lin[n:] / L.kin.weight
 
 
+#: The last local compliance computed, keyed by its W (see :func:`local_compliance`).
+_LAST_COMPLIANCE: tuple = (None, None, 0.0)
+
+
 def local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
     r"""Compliance of the contact boundary *relative* between neighbouring slave nodes.
 
@@ -153,30 +156,44 @@ def local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
     common to neighbours, cancel, so this is the bodies' local elastic
     compliance; it turns the force tolerance into a length tolerance. The
     smaller of the normal and tangential medians over the edges inside the
-    master; 0 if there is none.
+    master; 0 if there is none. Reused while W is (see
+    :func:`fem2d.contact.kinematics.delassus`).
     """
+    global _LAST_COMPLIANCE
+    key = (zone_edges.tobytes(), L.kin.weight.tobytes(), L.kin.outside.tobytes())
+    w_last, key_last, value = _LAST_COMPLIANCE
+    if w_last is L.W and key_last == key:
+        return value
     n = len(L.kin.weight)
-    j, k = zone_edges[:, 0], zone_edges[:, -1] if zone_edges.shape[1] == 2 else zone_edges[:, 2]
+    j, k = zone_edges[:, 0], zone_edges[:, 1]
     inside = ~(L.kin.outside[j] | L.kin.outside[k])
-    if not inside.any():
-        return 0.0
-    j, k = j[inside], k[inside]
-    w = 0.5 * (L.kin.weight[j] + L.kin.weight[k])
-    W = L.W
-    rel = [np.median(0.5 * (W[a + j, a + j] + W[a + k, a + k] - 2.0 * W[a + j, a + k]) / w) for a in (0, n)]
-    # the smaller of the normal and tangential medians: a rocking of the body is common
-    # to neighbours tangentially but not normally
-    return float(min(rel))
+    value = 0.0
+    if inside.any():
+        j, k = j[inside], k[inside]
+        w = 0.5 * (L.kin.weight[j] + L.kin.weight[k])
+        W = L.W
+        # the smaller of the normal and tangential medians: a rocking of the body is common
+        # to neighbours tangentially but not normally
+        value = float(
+            min(np.median(0.5 * (W[a + j, a + j] + W[a + k, a + k] - 2.0 * W[a + j, a + k]) / w) for a in (0, n))
+        )
+    _LAST_COMPLIANCE = (L.W, key, value)
+    return value
 
 
-def length_tolerance(problem: CondensedProblem, force_tol: float, compliance: float) -> float:
-    """Tolerance on gaps and slips (m): the local gap a force error of
-    ``force_tol`` makes (``compliance``, :func:`local_compliance`), but never
-    below the round-off of the coordinates and of the step's free motion
-    (4 ulp of the largest)."""
+def length_floor(problem: CondensedProblem) -> float:
+    """The smallest meaningful gap or slip (m): 4 ulp of the largest coordinate
+    or free motion of the step (their round-off)."""
     moved = float(np.max(np.abs(problem.d_free - problem.d_start), initial=0.0))
     size = float(np.max(np.abs(problem.zone.reference + problem.d_start), initial=1.0))
-    return max(force_tol * compliance, 4.0 * np.finfo(float).eps * max(size, moved))
+    return 4.0 * np.finfo(float).eps * max(size, moved)
+
+
+def length_tolerance(floor: float, force_tol: float, compliance: float) -> float:
+    """Tolerance on gaps and slips (m): the local gap a force error of
+    ``force_tol`` makes (``compliance``, :func:`local_compliance`), but never
+    below ``floor`` (:func:`length_floor`)."""
+    return max(force_tol * compliance, floor)
 
 
 def force_scale(lam: np.ndarray, e: np.ndarray, diag: np.ndarray, n: int) -> float:
@@ -207,7 +224,7 @@ def linearise(
 ) -> Linearisation:
     """Pair at ``d`` and build the linear model of the step there."""
     kin = kinematics(d.reshape(-1, 2))
-    W, _ = delassus(kin.B, problem.compliance)
+    W = delassus(kin.B, problem.compliance)
     x = kin.values()
     e = x + kin.B.dot(problem.d_free.ravel() - d)
     diag = np.diag(W).copy()
@@ -246,6 +263,7 @@ def run(
     lam, status, direction = lam0.copy(), status0.copy(), direction0.copy()
     lin_model = linearise(problem, kinematics, problem.d_start.ravel())
     compliance = local_compliance(lin_model, problem.zone.slave_local)
+    floor = length_floor(problem)
     iterations, repairings, residual, converged = 0, 0, np.inf, False
     solved_with: bytes | None = None  # statuses of the last solve on this linearisation
     first = True
@@ -256,7 +274,7 @@ def run(
         gap = np.where(L.kin.outside, np.inf, lin[:n] / w)
         slip = lin[n:] / w
         force_tol = tolerance * force_scale(lam, L.e, L.diag, n)
-        length_tol = length_tolerance(problem, force_tol, compliance)
+        length_tol = length_tolerance(floor, force_tol, compliance)
         law = float(np.max(natural_residual(lam[:n], lam[n:], gap, slip, mu, force_tol / length_tol), initial=0.0))
         mismatch = float(np.max(np.abs(lin - L.x) / np.concatenate([w, w]), initial=0.0))
         residual = tolerance * max(law / force_tol, mismatch / length_tol)

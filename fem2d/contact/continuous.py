@@ -33,10 +33,12 @@ residual
 
 is piecewise linear in :math:`\lambda` through the condensed compliance, and
 its generalised (semi-smooth) Newton step for the current statuses is the
-linear system of :func:`fem2d.contact.active_set.solve_statuses`; the loop
-re-pairs, updates the statuses and solves again: a generalised Newton on the
-geometry, the contact status and the friction threshold at once (the
-displacements follow from :math:`d = d_{free} + C B^T \lambda`).
+linear system of :func:`fem2d.contact.active_set.solve_statuses`: one
+generalised Newton iteration updates the contact status and the friction
+threshold at once and solves for the multipliers (the displacements follow
+from :math:`d = d_{free} + C B^T \lambda`); the geometry is re-paired at each
+solution of the linear model until it agrees (code_aster's fixed point on the
+geometry around the generalised Newton on contact and friction).
 
 Scaling of :math:`\rho`. As code_aster's COEF_REGU_CONT / COEF_REGU_FROT
 (default 100), ``rho_n`` and ``rho_t`` are dimensionless: they multiply the

@@ -246,11 +246,32 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     return Kinematics(gap, slip, normal, tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection)
 
 
-def delassus(B: Rows, compliance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""The condensed operator :math:`W = B C B^T` and :math:`B C` (dense).
+#: The last Delassus operator computed, with its key (see :func:`delassus`).
+_LAST: tuple = (None, None)
+
+
+def delassus(B: Rows, compliance: np.ndarray) -> np.ndarray:
+    r"""The condensed operator :math:`W = B C B^T` (dense).
 
     :math:`W` maps multipliers to the change of :math:`(w g, w u)`: m/N for
     the discrete methods, m^4/N per unit thickness for the weak forms.
+
+    Only the entries of B on dofs that move (nonzero diagonal of C) matter;
+    the last W is reused when they and C are unchanged, which is the rule on
+    a rigid or slowly re-paired master (the pairing moves the master shape
+    weights, not the slave rows). Costs :math:`O(n_{rows}\, n_{cols}\, m)`
+    otherwise, m the padding width of B.
     """
-    BC = B.times(compliance)
-    return B.times_transpose(BC), BC
+    global _LAST
+    moving = (np.diagonal(compliance) != 0.0)[B.cols]
+    vals = np.where(moving, B.vals, 0.0)
+    cols = np.where(moving, B.cols, -1)
+    key = (id(compliance), compliance.shape, float(np.trace(compliance)), cols.tobytes(), vals.tobytes())
+    last_key, last_w = _LAST
+    if last_key == key:
+        return last_w
+    effective = Rows(B.cols, vals, B.n_cols)
+    W = effective.times_transpose(effective.times(compliance))
+    W.flags.writeable = False
+    _LAST = (key, W)
+    return W

@@ -18,16 +18,17 @@ their slip. After each solve the statuses are checked against the solution:
   slides, in the direction :math:`-\mathrm{sign}(\lambda_t)` it is pushed;
 * a sliding link whose slip opposes its assumed direction sticks;
 
-and the solve is repeated until consistent, re-pairing the geometry at every
-iteration. Contact changes come first: friction statuses are revised only
-once no link needs activating or releasing (the contact loop nested in the
-friction loop, as in code_aster). ``strategy="block"`` changes every inconsistent link at once
-(code_aster's ``LAGRANGIEN`` activates links "by package"); ``"single"``
-changes only the most violated link per iteration (code_aster's older
-``CONTRAINTE`` active-set method). A status cycle in block mode switches to
-single changes. Violations are compared in force units (gaps and slips divided
-by the diagonal of :math:`W`) with ``tolerance`` times the step's force
-scale.
+and the solve is repeated until consistent; the geometry is then re-paired at
+the solution (:func:`fem2d.contact.active_set.run`). Contact changes come
+first: friction statuses are revised only once no link needs activating or
+releasing (the contact loop nested in the friction loop, as in code_aster).
+``strategy="block"`` changes every inconsistent link at once (code_aster's
+``LAGRANGIEN`` activates links "by package"); ``"single"`` changes only the
+most violated link per iteration (code_aster's older ``CONTRAINTE``
+active-set method). A status cycle in block mode switches to single changes.
+Force violations are compared with ``tolerance`` times the step's force
+scale, gap and slip violations with the length tolerance of
+:func:`fem2d.contact.active_set.length_tolerance`.
 """
 
 from __future__ import annotations

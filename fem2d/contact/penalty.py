@@ -50,7 +50,6 @@ from functools import partial
 from typing import ClassVar
 
 import numpy as np
-import scipy.linalg as la
 
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import return_map, reversal_to_stick
@@ -113,18 +112,22 @@ def affine_pieces(
     Closed nodes: :math:`\lambda_n = -E_N g`; stuck:
     :math:`\lambda_t = \lambda_t^0 - E_T u`; sliding:
     :math:`\lambda_t = -\mu\,\mathrm{direction}\,\lambda_n`. ``D`` is the
-    consistent tangent of the return map on that piece. Returns ``c`` (2n,)
-    and ``D`` (2n, 2n) (block-diagonal per node).
+    consistent tangent of the return map on that piece, block-diagonal per
+    node: returned as its three nonzero diagonals
+    :math:`(\partial\lambda_n/\partial g, \partial\lambda_t/\partial g,
+    \partial\lambda_t/\partial u)`, shape (3, n). Returns ``c`` (2n,), ``D``.
     """
     n = len(status)
     closed = status != OPEN
     stuck = status == STICK
     c = np.concatenate([np.zeros(n), np.where(stuck, anchor, 0.0)])
-    D = np.zeros((2 * n, 2 * n))
-    r = np.arange(n)
-    D[r, r] = np.where(closed, -e_n, 0.0)
-    D[n + r, r] = np.where(status == SLIP, mu * direction * e_n, 0.0)
-    D[n + r, n + r] = np.where(stuck, -e_t, 0.0)
+    D = np.stack(
+        [
+            np.where(closed, -e_n, 0.0),
+            np.where(status == SLIP, mu * direction * e_n, 0.0),
+            np.where(stuck, -e_t, 0.0),
+        ]
+    )
     return c, D
 
 
@@ -195,6 +198,7 @@ class PenaltyFormulation:
         kin_of = partial(node_kinematics, problem, state.surface)
         L = active_set.linearise(problem, kin_of, problem.d_start.ravel())
         compliance = active_set.local_compliance(L, zone.slave_local)
+        floor = active_set.length_floor(problem)
         if e_n is None:
             e_n, e_t = self.coefficients(compliance)
 
@@ -206,9 +210,8 @@ class PenaltyFormulation:
             law = penalty_law(np.where(L.kin.outside, np.inf, lin[:n]), lin[n:], anchor, e_n, e_t, mu)
             scale = max(float(np.max(np.abs(law.lam), initial=0.0)), float(np.max(np.abs(lam), initial=0.0)))
             # the law multiplies gap round-off by the penalty: a floor on the force tolerance
-            floor = max(e_n, e_t) * active_set.length_tolerance(problem, 0.0, 0.0)
-            force_tol = max(self.tolerance * max(scale, active_set.TINY), floor)
-            length_tol = active_set.length_tolerance(problem, force_tol, compliance)
+            force_tol = max(self.tolerance * max(scale, active_set.TINY), max(e_n, e_t) * floor)
+            length_tol = active_set.length_tolerance(floor, force_tol, compliance)
             fixed_point = float(np.max(np.abs(law.lam - lam), initial=0.0)) / force_tol
             mismatch = float(np.max(np.abs(lin - L.x), initial=0.0)) / length_tol
             return law, fixed_point, mismatch
@@ -296,7 +299,8 @@ def newton_step(W: np.ndarray, e: np.ndarray, c: np.ndarray, D: np.ndarray, stat
 
     The law on the current pieces is :math:`\lambda = c + D x` with
     :math:`x = e + W\lambda` the linearised gaps and slips; open nodes have
-    :math:`\lambda = 0`.
+    :math:`\lambda = 0`. ``D`` as returned by :func:`affine_pieces` (its
+    block-diagonal structure makes :math:`D W` a row scaling).
     """
     n = len(status)
     closed = np.flatnonzero(status != OPEN)
@@ -304,7 +308,10 @@ def newton_step(W: np.ndarray, e: np.ndarray, c: np.ndarray, D: np.ndarray, stat
     if not len(closed):
         return lam
     idx = np.concatenate([closed, n + closed])
-    Dc = D[np.ix_(idx, idx)]
-    A = np.eye(len(idx)) - Dc @ W[np.ix_(idx, idx)]
-    lam[idx] = la.solve(A, c[idx] + Dc @ e[idx], check_finite=False)
+    dn_g, dt_g, dt_u = D[:, closed]
+    W_n = W[np.ix_(closed, idx)]
+    W_t = W[np.ix_(n + closed, idx)]
+    DW = np.vstack([dn_g[:, None] * W_n, dt_g[:, None] * W_n + dt_u[:, None] * W_t])
+    De = np.concatenate([dn_g * e[closed], dt_g * e[closed] + dt_u * e[n + closed]])
+    lam[idx] = np.linalg.solve(np.eye(len(idx)) - DW, c[idx] + De)
     return lam

@@ -16,28 +16,30 @@ Gauss point of a slave edge) is projected on the closest master segment
 
 Orientation. The normal is the outward normal of the *master body*: with
 :math:`\tau = dx_m/d\xi` (the direction in which the segment's nodes run),
-:math:`n = s\,(\tau_y, -\tau_x)/|\tau|` with a sign :math:`s` per segment. The
-convention :math:`s = +1` means "the master body lies on the left of its
-edges", i.e. the edges run counter-clockwise around the master body, as the
-boundary edges of counter-clockwise cells (and Gmsh's transfinite rectangle
-sides) do, and as code_aster's ``ORIE_PEAU_2D`` makes them.
-:func:`master_surface` first makes each chain of master segments
-consistently oriented, then decides :math:`s` per chain: from the master body
-when its cells are given (:func:`orient_edges`, the robust way), else by the
-convention, overridden when the slave nodes *start* clearly (by more than
-half a slave edge) on the negative side of the chain. Slave nodes that start
-touching the master cannot tell the side: then only the convention or the
-body decides. The tangent is :math:`t = (n_y, -n_x)`, so that :math:`(t, n)`
-is a right-handed frame like :math:`(x, y)`: on a horizontal master whose body
-is below, :math:`n = +y` and :math:`t = +x`.
+:math:`n = s\,(\tau_y, -\tau_x)/|\tau|` with a sign :math:`s` per segment.
+The convention :math:`s = +1` means "the master body lies on the left of its
+edges": the edges run counter-clockwise around the master body, as the
+boundary edges of counter-clockwise cells and Gmsh's transfinite rectangle
+sides do, and as code_aster's ``ORIE_PEAU_2D`` makes them. The robust way is
+to orient the master edges from the master body before building the zone
+(:func:`orient_on_mesh`, or :func:`orient_edges` given the body's cells).
+:func:`master_surface` then makes each chain of master segments consistently
+oriented, keeps the convention, and flips a chain only when the slave nodes
+*start* clearly (by more than half a slave edge) on its negative side; slave
+nodes that start touching the master cannot tell the side. The tangent is
+:math:`t = (n_y, -n_x)`, so that :math:`(t, n)` is a right-handed frame like
+:math:`(x, y)`: on a horizontal master whose body is below, :math:`n = +y`
+and :math:`t = +x`.
 
-Large sliding. Pairing is redone at every Newton iteration from the current
-coordinates (cheap: boundary nodes only). Candidate segments come from a
+Large sliding. The formulations pair at the configuration of the start of
+the step, then again at the solution of each linear model until the pairing
+agrees with it (cheap: boundary nodes only). Candidate segments come from a
 :class:`scipy.spatial.cKDTree` on the centres of the segments' bounding
 circles (nearest centres first, a ball query where they cannot settle the
-closest segment), not from an all-pairs loop. A point whose closest-point parameter falls outside :math:`[-1, 1]` on
-every candidate is *outside* the master: it is flagged, given an infinite gap
-and no normal, and never projected on an end of the master.
+closest segment), not from an all-pairs loop. A point whose closest-point
+parameter falls outside :math:`[-1, 1]` on every candidate is *outside* the
+master: it is flagged, given an infinite gap and no normal, and never
+projected on an end of the master.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from scipy.spatial import cKDTree
 
 from fem2d.contact.problem import ContactZone
 from fem2d.errors import InputError
-from fem2d.mesh.mesh import CellBlock
+from fem2d.mesh.mesh import CellBlock, Mesh
 
 #: Tolerance on the local coordinate for "inside the segment".
 XI_TOLERANCE = 1e-9
@@ -70,9 +72,16 @@ def line_shape(kind: str, xi: np.ndarray) -> np.ndarray:
     """
     xi = np.asarray(xi, dtype=float)
     if kind == "seg2":
-        return np.stack([0.5 * (1.0 - xi), 0.5 * (1.0 + xi)], axis=-1)
+        out = np.empty(xi.shape + (2,))
+        out[..., 0] = 0.5 * (1.0 - xi)
+        out[..., 1] = 0.5 * (1.0 + xi)
+        return out
     if kind == "seg3":
-        return np.stack([0.5 * xi * (xi - 1.0), 0.5 * xi * (xi + 1.0), 1.0 - xi * xi], axis=-1)
+        out = np.empty(xi.shape + (3,))
+        out[..., 0] = 0.5 * xi * (xi - 1.0)
+        out[..., 1] = 0.5 * xi * (xi + 1.0)
+        out[..., 2] = 1.0 - xi * xi
+        return out
     raise InputError(f"contact surfaces must be seg2 or seg3 edges, got {kind!r}")
 
 
@@ -80,9 +89,15 @@ def line_shape_derivative(kind: str, xi: np.ndarray) -> np.ndarray:
     r""":math:`dN/d\xi` of a SEG2/SEG3 line (shape ``xi.shape + (n_nodes,)``)."""
     xi = np.asarray(xi, dtype=float)
     if kind == "seg2":
-        return np.stack([np.full_like(xi, -0.5), np.full_like(xi, 0.5)], axis=-1)
+        out = np.empty(xi.shape + (2,))
+        out[..., 0], out[..., 1] = -0.5, 0.5
+        return out
     if kind == "seg3":
-        return np.stack([xi - 0.5, xi + 0.5, -2.0 * xi], axis=-1)
+        out = np.empty(xi.shape + (3,))
+        out[..., 0] = xi - 0.5
+        out[..., 1] = xi + 0.5
+        out[..., 2] = -2.0 * xi
+        return out
     raise InputError(f"contact surfaces must be seg2 or seg3 edges, got {kind!r}")
 
 
@@ -136,6 +151,21 @@ def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock) -> CellB
     flip = ~left
     nodes[flip, 0], nodes[flip, 1] = edges.nodes[flip, 1], edges.nodes[flip, 0]
     return CellBlock(edges.kind, nodes)
+
+
+def orient_on_mesh(mesh: Mesh, edges: CellBlock) -> CellBlock:
+    """Orient boundary edges counter-clockwise around the 2D cells they bound.
+
+    :func:`orient_edges` with the body found in the mesh itself: every 2D
+    group is searched (corner nodes of QUAD4/QUAD8 cells) for the cell that
+    holds each edge. Call it on the master edges before
+    :func:`~fem2d.contact.problem.make_zone`, so that the master normal does
+    not depend on how the mesh generator ordered the edge nodes.
+    """
+    bodies = [block.nodes[:, :4] for block in mesh.cells_of_dimension(2).values()]
+    if not bodies:
+        raise InputError(f"{mesh.source}: no 2D cells to orient the contact edges against")
+    return orient_edges(mesh.points, edges, CellBlock("quad4", np.vstack(bodies)))
 
 
 def _chains(ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -253,10 +283,11 @@ def _side_from_start(zone: ContactZone, surface: MasterSurface, chain: np.ndarra
 class Projection:
     """Closest-point projection of query points on the master surface.
 
-    Arrays over the query points: ``segment`` (-1 outside), ``xi``,
-    ``gap`` (m; +inf outside), ``normal`` and ``tangent`` (unit; zero
-    outside), ``master_nodes`` (boundary indices of the segment's nodes) and
-    ``weights`` (shape functions at ``xi``; zero outside), ``outside``.
+    Arrays over the query points: ``segment`` (-1 outside), ``xi`` (nan
+    outside), ``gap`` (m; +inf outside), ``normal`` and ``tangent`` (unit;
+    zero outside), ``master_nodes`` (boundary indices of the segment's
+    nodes) and ``weights`` (shape functions at ``xi``; zero outside, so the
+    nodes listed there do not matter), ``outside``.
     """
 
     segment: np.ndarray
@@ -317,7 +348,10 @@ def _evaluate(kind: str, xs: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.
     xi = _closest_xi(kind, xs, q)
     inside = np.abs(xi) <= 1.0 + XI_TOLERANCE
     xi = np.clip(xi, -1.0, 1.0)
-    foot = np.einsum("pa,paj->pj", line_shape(kind, xi), xs)
+    if kind == "seg2":
+        foot = xs[:, 0] + (0.5 * (xi + 1.0))[:, None] * (xs[:, 1] - xs[:, 0])
+    else:
+        foot = np.einsum("pa,paj->pj", line_shape(kind, xi), xs)
     diff = q - foot
     dist = np.where(inside, np.sqrt(np.einsum("pj,pj->p", diff, diff)), np.inf)
     return xi, dist, foot
@@ -368,7 +402,7 @@ def project(
     coords = np.asarray(coords, dtype=float)
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     kind, conn = surface.kind, surface.nodes
-    nn, n_seg, n_q = conn.shape[1], len(conn), len(points)
+    n_seg, n_q = len(conn), len(points)
     xs_all = coords[conn]
     k = min(K_NEAREST, n_seg)
     if n_seg <= K_NEAREST:  # the k nearest are all the segments: no index needed
@@ -414,25 +448,24 @@ def project(
                     dist2[better],
                     foot2[better],
                 )
-    rows = np.flatnonzero(np.isfinite(best_dist))
-    segment = np.full(n_q, -1, dtype=np.int64)
-    out_xi = np.full(n_q, np.nan)
-    gap = np.full(n_q, np.inf)
-    normal = np.zeros((n_q, 2))
-    tangent = np.zeros((n_q, 2))
-    master_nodes = np.zeros((n_q, nn), dtype=np.int64)
-    weights = np.zeros((n_q, nn))
-    if len(rows):
-        seg = best_seg[rows]
-        xc = best_xi[rows]
-        tau = np.einsum("pa,paj->pj", line_shape_derivative(kind, xc), xs_all[seg])
-        tau /= np.linalg.norm(tau, axis=1)[:, None]
-        n = surface.sign[seg][:, None] * np.stack([tau[:, 1], -tau[:, 0]], axis=1)
-        segment[rows] = seg
-        out_xi[rows] = xc
-        normal[rows] = n
-        tangent[rows] = np.stack([n[:, 1], -n[:, 0]], axis=1)
-        gap[rows] = np.einsum("pj,pj->p", n, points[rows] - best_foot[rows])
-        master_nodes[rows] = conn[seg]
-        weights[rows] = line_shape(kind, xc)
-    return Projection(segment, out_xi, gap, normal, tangent, master_nodes, weights, segment < 0)
+    found = np.isfinite(best_dist)
+    seg = np.where(found, best_seg, 0)
+    xc = np.where(found, best_xi, 0.0)
+    xs = xs_all[seg]
+    if kind == "seg2":
+        tau = xs[:, 1] - xs[:, 0]
+    else:
+        tau = np.einsum("pa,paj->pj", line_shape_derivative(kind, xc), xs)
+    scale = surface.sign[seg] / np.sqrt(np.einsum("pj,pj->p", tau, tau))
+    normal = np.empty((n_q, 2))
+    normal[:, 0] = tau[:, 1] * scale
+    normal[:, 1] = -tau[:, 0] * scale
+    normal[~found] = 0.0
+    tangent = np.empty((n_q, 2))
+    tangent[:, 0], tangent[:, 1] = normal[:, 1], -normal[:, 0]
+    gap = np.where(found, np.einsum("pj,pj->p", normal, points - best_foot), np.inf)
+    weights = line_shape(kind, xc)
+    weights[~found] = 0.0
+    return Projection(
+        np.where(found, seg, -1), np.where(found, xc, np.nan), gap, normal, tangent, conn[seg], weights, ~found
+    )
