@@ -291,6 +291,9 @@ def plot_wear_power(
         a, p = np.array(mine).T
         ax.plot(a, np.where(p > 0, p, floor), markers[i % len(markers)], color=_COLORS[i % len(_COLORS)], ms=7,
                 mfc="none", mew=1.5, label=lbl, clip_on=False, zorder=3)
+    zeros = sorted({a for _, a, p in points if p <= 0})
+    for a in zeros:
+        ax.annotate("P = 0", (a, floor), xytext=(6, 10), textcoords="offset points", fontsize=8)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_ylim(floor, None)
@@ -312,12 +315,26 @@ def plot_wear_power(
     return _save(fig, path)
 
 
+def _impact_windows(t: np.ndarray, f: np.ndarray, most: int) -> list[tuple[float, float]]:
+    """(start, end) times of the first ``most`` intervals where ``f > 0``."""
+    on = np.asarray(f) > 0
+    edges = np.flatnonzero(np.diff(on.astype(np.int8)))
+    starts = ([0] if on[0] else []) + [i + 1 for i in edges if not on[i]]
+    ends = [i + 1 for i in edges if on[i]] + ([len(f) - 1] if on[-1] else [])
+    return [(float(t[max(a - 1, 0)]), float(t[min(b, len(t) - 1)])) for a, b in zip(starts, ends)][:most]
+
+
 def plot_impact_forces(
-    series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = ""
+    series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = "", zooms: int = 3
 ) -> Path:
-    """Normal impact force histories ``(label, t, F_n)`` (N against s)."""
+    """Normal impact force histories ``(label, t, F_n)`` (N against s): the
+    whole run on top, and below a close-up of each of the first ``zooms``
+    impacts (found in the first series)."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 4.4))
+    windows = _impact_windows(series[0][1], series[0][2], zooms) if series else []
+    fig = plt.figure(figsize=(8, 6.4 if windows else 4.4))
+    grid = fig.add_gridspec(2 if windows else 1, max(len(windows), 1), height_ratios=[3, 2] if windows else [1])
+    ax = fig.add_subplot(grid[0, :])
     for i, (label, t, f) in enumerate(series):
         ax.plot(t, f, color=_COLORS[i % len(_COLORS)], lw=1.2, ls="-" if i == 0 else "--", label=label)
     ax.set_xlabel("time t (s)")
@@ -326,5 +343,17 @@ def plot_impact_forces(
     ax.legend(fontsize=8, loc="best")
     if title:
         ax.set_title(title, fontsize=10)
+    for k, (a, b) in enumerate(windows):
+        zoom = fig.add_subplot(grid[1, k])
+        pad = 0.1 * (b - a)
+        for i, (_, t, f) in enumerate(series):
+            sel = (t >= a - pad) & (t <= b + pad)
+            zoom.plot(t[sel], f[sel], ".-" if i == 0 else "--", color=_COLORS[i % len(_COLORS)], lw=1.0, ms=3)
+        zoom.set_title(f"impact {k + 1}", fontsize=9)
+        zoom.set_xlabel("t (s)", fontsize=9)
+        zoom.tick_params(labelsize=8)
+        zoom.grid(True, alpha=0.3)
+        if k == 0:
+            zoom.set_ylabel("F$_n$ (N)")
     fig.tight_layout()
     return _save(fig, path)

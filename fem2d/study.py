@@ -18,6 +18,7 @@ written as CSV and printed as text.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import math
 import os
@@ -41,12 +42,14 @@ Table = tuple[list[str], list[list[Any]]]
 class RunSpec:
     """One run of a study: ``case`` (built-in name or TOML path) with
     ``overrides`` (dotted key -> value, as ``--set``); ``out_dir`` is where
-    its ``result.json`` goes (None: nothing written)."""
+    its ``result.json`` (and ``history.csv`` unless ``write_history`` is
+    False) go (None: nothing written)."""
 
     case: str
     overrides: dict[str, Any] = field(default_factory=dict)
     label: str = ""
     out_dir: str | None = None
+    write_history: bool = True  # False: result.json only (no history.csv)
 
 
 @dataclass
@@ -142,11 +145,18 @@ def _on_sigterm(signum, frame) -> None:
     raise _Terminated  # unwinds through the atomic writers, which remove their temporary files
 
 
+#: one thread per worker process: the processes already fill the cores, and idle OpenMP threads
+#: spinning after a PARDISO solve in one worker were slowing the others several times over
+_SINGLE_THREAD = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
 def _worker_init() -> None:
-    """Worker processes ignore Ctrl-C (the parent decides; see :func:`run_all`)
-    and end a run cleanly on SIGTERM."""
+    """Worker processes ignore Ctrl-C (the parent decides; see :func:`run_all`),
+    end a run cleanly on SIGTERM, and run their libraries on one thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    for name in _SINGLE_THREAD:
+        os.environ.setdefault(name, "1")
 
 
 def execute(spec: RunSpec) -> RunRecord:
@@ -171,7 +181,7 @@ def _execute(spec: RunSpec) -> RunRecord:
     try:
         result = run(spec.case, spec.overrides)
         if out is not None:
-            write_result(result, out)
+            write_result(result if spec.write_history else dataclasses.replace(result, histories={}), out)
         return record_of(result, spec)
     except Exception as exc:  # a failed run is a row of the table, not the end of the study
         if out is not None:  # no stale result.json may stand for this failed run

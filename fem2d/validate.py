@@ -42,13 +42,18 @@ class Suite:
 
 
 def _short(key: str, value: Any) -> str:
+    """``excitation.a0 = 15.0`` -> ``a0=15``; a string value stands alone (``euler``)."""
+    if isinstance(value, str):
+        return value
     shown = format(value, "g") if isinstance(value, float) else str(value)
     return f"{key.rsplit('.', 1)[-1]}={shown}"
 
 
 def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = None) -> Suite:
     """The validation runs of ``cases`` (default: every built-in case), from
-    their ``[[validation]]`` tables; run outputs go to ``root/<case>/<variant>/``."""
+    their ``[[validation]]`` tables; each run's ``result.json`` goes to
+    ``root/<case>/<variant>/`` (the histories feed the plots; ``fem2d run``
+    writes them as CSV)."""
     from fem2d.cases import builtin_cases, load_case, references_for
     from fem2d.linalg import solver_names
     from fem2d.study import _slug
@@ -83,7 +88,7 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
                     if refs == []:
                         out.skipped.append(f"{case_name} [{label}]: no reference applies")
                         continue
-                    out.specs.append(RunSpec(name, overrides, label, run_dir))
+                    out.specs.append(RunSpec(name, overrides, label, run_dir, write_history=False))
     return out
 
 
@@ -205,6 +210,12 @@ def _finite(u: np.ndarray) -> bool:
     return bool(len(u)) and bool(np.all(np.isfinite(u)))
 
 
+def _opens(histories: dict) -> bool:
+    """The normal force history shows separate impacts (it returns to zero)."""
+    key = _normal_force_key(histories)
+    return key is not None and bool(np.any(histories[key] > 0)) and bool(np.any(histories[key] <= 0))
+
+
 def _normal_force_key(histories: dict) -> str | None:
     return next((k for k in ("fn", "normal_force", "f_n") if k in histories and np.ndim(histories[k]) == 1), None)
 
@@ -246,7 +257,7 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
         path = _wear_plot(case, wear, out, title)
         if path is not None:
             figures.append(("wear power against the base acceleration, three regimes", path))
-    impacts = [r for r in ok if "n_impacts" in r.quantities and _normal_force_key(r.histories)]
+    impacts = [r for r in ok if r.quantities.get("n_impacts") and _opens(r.histories)]
     if impacts:
         series = [(r.label, r.histories["time"], r.histories[_normal_force_key(r.histories)]) for r in impacts]
         path = plots.plot_impact_forces(series, out / f"{case}_impacts.png", title)

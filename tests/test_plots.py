@@ -111,7 +111,8 @@ def test_wear_power_against_a0_shows_three_regimes(tmp_path, captured):
     ax = captured[-1].axes[0]
     spans = [p.get_x() for p in ax.patches]
     assert len(spans) == 3 and spans[1] == pytest.approx(1.0) and spans[2] == pytest.approx(1.0 / ETA_STAR)
-    assert [t.get_text() for t in ax.texts] == ["stick\n(P = 0)", "stick-slip", "slip-slip"]
+    assert [t.get_text() for t in ax.texts] == ["P = 0", "stick\n(P = 0)", "stick-slip", "slip-slip"]
+    assert ax.texts[0].xy == (0.99, pytest.approx(ax.get_ylim()[0]))  # the a0 = 0.99 point, on the bottom axis
     assert ax.get_xlabel() == "base acceleration amplitude $a_0$ (m/s$^2$)"
     assert ax.get_ylabel() == "mean wear power P (W)"
     euler = next(line for line in ax.get_lines() if line.get_label() == "euler")

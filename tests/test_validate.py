@@ -69,10 +69,10 @@ def test_variants_come_from_the_validation_tables(tiny, tmp_path):
     installed = solver_names(installed_only=True)
     labels = [spec.label for spec in s.specs]
     assert labels == [f"default, {name}" for name in installed] + [
-        "steps, dt=0.001, element=quad4",
-        "steps, dt=0.001, element=quad8",
-        "steps, dt=0.0005, element=quad4",
-        "steps, dt=0.0005, element=quad8",
+        "steps, dt=0.001, quad4",
+        "steps, dt=0.001, quad8",
+        "steps, dt=0.0005, quad4",
+        "steps, dt=0.0005, quad8",
         "too strict",
         "broken",  # does not load: kept, so that its run fails loudly
     ]
@@ -96,8 +96,8 @@ def test_table_rows_and_report(tiny, tmp_path):
     by_variant = {}
     for row in rows:
         by_variant.setdefault(row[1], []).append(row)
-    assert [r[2] for r in by_variant["steps, dt=0.001, element=quad8"]] == ["x_at_0.01", "x_at_0.02"]  # `when` holds
-    assert [r[2] for r in by_variant["steps, dt=0.001, element=quad4"]] == ["x_at_0.01"]
+    assert [r[2] for r in by_variant["steps, dt=0.001, quad8"]] == ["x_at_0.01", "x_at_0.02"]  # `when` holds
+    assert [r[2] for r in by_variant["steps, dt=0.001, quad4"]] == ["x_at_0.01"]
     strict = by_variant["too strict"][0]
     assert strict[7] == "1e-09 rel" and strict[8] == "NOOK"
     broken = by_variant["broken"]
