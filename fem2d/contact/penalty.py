@@ -170,18 +170,22 @@ class PenaltyFormulation:
             master_surface(zone, self.orientation), zeros, None, None, np.full(n, OPEN), zeros, zeros, zeros
         )
 
-    def coefficients(self, compliance: float) -> tuple[float, float]:
+    def coefficients(self, compliance: float) -> tuple[float, float] | None:
         """(e_n, e_t) in N/m: given, or the defaults of the module docstring.
 
         ``compliance`` is the local compliance of the slave boundary
-        (:func:`fem2d.contact.active_set.local_compliance`, m/N).
+        (:func:`fem2d.contact.active_set.local_compliance`, m/N; 0 when no
+        slave edge faces the master). None when the default cannot be
+        measured yet (no material given, nothing facing the master).
         """
         e_n = self.e_n
         if e_n is None:
             if self.young_modulus:
                 e_n = self.penalty_factor * self.young_modulus * self.thickness
+            elif compliance > 0.0:
+                e_n = self.penalty_factor / compliance
             else:
-                e_n = self.penalty_factor / compliance if compliance > 0.0 else 1.0
+                return None
         return float(e_n), float(self.e_t if self.e_t is not None else e_n)
 
     def solve(self, problem: CondensedProblem, state: PenaltyState) -> ContactSolution:
@@ -199,8 +203,9 @@ class PenaltyFormulation:
         L = active_set.linearise(problem, kin_of, problem.d_start.ravel())
         compliance = active_set.local_compliance(L, zone.slave_local)
         floor = active_set.length_floor(problem)
-        if e_n is None:
-            e_n, e_t = self.coefficients(compliance)
+        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance)
+        # nothing can touch yet (no node faces the master): any value does for this step
+        e_n, e_t = frozen if frozen is not None else (1.0, 1.0)
 
         def evaluate(L: active_set.Linearisation, lam: np.ndarray) -> tuple[PenaltyLaw, float, float]:
             """The law on the linear model at lam; its fixed-point residual and
@@ -260,8 +265,8 @@ class PenaltyFormulation:
         new_state = replace(
             state,
             tangential_force=np.where(law.status == OPEN, 0.0, lam_t),
-            e_n=e_n,
-            e_t=e_t,
+            e_n=None if frozen is None else e_n,
+            e_t=None if frozen is None else e_t,
             status=law.status,
             direction=law.direction,
             normal_force=lam_n.copy(),
