@@ -61,6 +61,9 @@ def _cmd_run(args) -> int:
     if args.vtu is not None:
         if args.vtu < 0:
             raise InputError(f"--vtu {args.vtu}: expected a stride >= 1 (or none for automatic)")
+        if case.settings["case"]["kind"] != "direct":
+            raise InputError(f"--vtu: {case.name} is a {case.settings['case']['kind']} case; VTU output needs "
+                             "a direct (finite-element) run")
         from fem2d.vtu import auto_stride
 
         stride = args.vtu or case.settings["report"]["snapshots"] or auto_stride(case)
@@ -72,8 +75,6 @@ def _cmd_run(args) -> int:
     if args.vtu is not None:
         from fem2d.vtu import write_vtu_series
 
-        if "snapshots" not in result.fields:
-            raise InputError(f"--vtu: {case.name} is a {case.settings['case']['kind']} case; VTU needs a mesh")
         pvd = write_vtu_series(result, out)
     write_result(result, out)
     print(format_quantities(result))
@@ -220,7 +221,7 @@ def _cmd_compare(args) -> int:
     from fem2d.case_schema import METHODS
     from fem2d.cases import load_case, parse_overrides
     from fem2d.study import (
-        compare_digits,
+        compare_format,
         compare_specs,
         compare_table,
         curve_deviations,
@@ -242,7 +243,7 @@ def _cmd_compare(args) -> int:
         load_case(args.case, spec.overrides)
     records = _run_local(specs, args, "compare")
     header, rows = compare_table(records, curve_deviations(records))
-    print(format_study(header, rows, row_digits=compare_digits))
+    print(format_study(header, rows, row_format=compare_format))
     csv_path = write_table_csv(root / "compare.csv", header, rows)
     png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
     _print_failures(records)
@@ -290,7 +291,7 @@ def _cmd_refine(args) -> int:
     from fem2d.cases import load_case, parse_overrides
     from fem2d.plots import plot_refinement
     from fem2d.study import (
-        REFINE_SHORT_COLUMNS,
+        REFINE_FORMATS,
         format_study,
         parse_levels,
         refine_specs,
@@ -304,7 +305,7 @@ def _cmd_refine(args) -> int:
     root = Path(args.out) if args.out is not None else Path("results") / case.name / "refine"
     records = _run_local(refine_specs(args.case, levels, overrides, root), args, "refine")
     header, rows = refinement_table(records)
-    print(format_study(header, rows, columns=REFINE_SHORT_COLUMNS))
+    print(format_study(header, rows, columns=REFINE_FORMATS))
     csv_path = write_table_csv(root / "refine.csv", header, rows)
     png = plot_refinement(rows, header, root / "refine.png", f"{case.name}: mesh refinement")
     _print_failures(records)

@@ -397,17 +397,23 @@ def sweep_table(records: Sequence[RunRecord], keys: Sequence[str]) -> Table:
 
 DIAGNOSTICS = ("max_penetration", "energy_balance_error", "work_loads", "friction_dissipation")
 
-#: rows of :func:`compare_table` printed with 3 significant digits
-COMPARE_SHORT_ROWS = ("max |u - reference curve| (m)", "max penetration (m)", "wall time (s)", "energy balance error")
+#: number formats of the diagnostic rows of :func:`compare_table`
+COMPARE_FORMATS = {
+    "max |u - reference curve| (m)": ".2e",
+    "max penetration (m)": ".2e",
+    "wall time (s)": ".3g",
+    "energy balance error": ".2e",
+}
 
 
-def compare_digits(row: Sequence[Any]) -> int | None:
-    """3 digits for error and diagnostic rows of :func:`compare_table`, default otherwise."""
-    return 3 if str(row[0]).startswith("  ") or row[0] in COMPARE_SHORT_ROWS else None
+def compare_format(row: Sequence[Any]) -> str | None:
+    """Number format of a :func:`compare_table` row: errors and diagnostics
+    short, quantities the default."""
+    return ".2e" if str(row[0]).startswith("  ") else COMPARE_FORMATS.get(row[0])
 
 
-#: columns of :func:`refinement_table` printed with 3 significant digits
-REFINE_SHORT_COLUMNS = {"error": 3, "order": 3, "change": 3, "change order": 3, "wall_s": 3}
+#: number formats of the columns of :func:`refinement_table`
+REFINE_FORMATS = {"error": ".2e", "change": ".2e", "order": ".3g", "change order": ".3g", "wall_s": ".3g"}
 
 
 def compare_specs(
@@ -564,8 +570,8 @@ def failed_rows(records: Sequence[RunRecord]) -> list[str]:
 # --- writing and printing tables ---------------------------------------------------------------------
 
 
-def cell(value: Any, digits: int = 7) -> str:
-    """A table cell: numbers to ``digits`` significant digits, None as ``-``."""
+def cell(value: Any, fmt: str = ".10g") -> str:
+    """A table cell: numbers by the format spec ``fmt``, None as ``-``."""
     if value is None:
         return "-"
     if isinstance(value, bool):
@@ -573,30 +579,26 @@ def cell(value: Any, digits: int = 7) -> str:
     if isinstance(value, int | np.integer):
         return str(int(value))
     if isinstance(value, float | np.floating):
-        if not math.isfinite(value):
-            return "nan"
-        if digits <= 3 and value != 0 and not 1e-2 <= abs(value) < 1e4:  # short columns: errors, timings
-            return f"{float(value):.{digits - 1}e}"
-        return f"{float(value):.{digits}g}"
+        return "nan" if not math.isfinite(value) else format(float(value), fmt)
     return str(value)
 
 
 def format_study(
     header: Sequence[str],
     rows: Sequence[Sequence[Any]],
-    digits: int = 10,
-    columns: Mapping[str, int] | None = None,
-    row_digits: Callable[[Sequence[Any]], int | None] | None = None,
+    fmt: str = ".10g",
+    columns: Mapping[str, str] | None = None,
+    row_format: Callable[[Sequence[Any]], str | None] | None = None,
 ) -> str:
-    """A fixed-width text table: numbers to ``digits`` significant digits, or
-    ``columns[name]`` for a column, or ``row_digits(row)`` for a whole row."""
+    """A fixed-width text table: numbers by ``fmt``, or ``columns[name]`` for a
+    column, or ``row_format(row)`` for a whole row."""
     from fem2d.report import format_table
 
     columns = columns or {}
     out = []
     for row in rows:
-        d_row = row_digits(row) if row_digits is not None else None
-        out.append([cell(v, d_row or columns.get(h, digits)) for h, v in zip(header, row)])
+        f_row = row_format(row) if row_format is not None else None
+        out.append([cell(v, f_row or columns.get(h, fmt)) for h, v in zip(header, row)])
     return format_table(list(header), out, max_width=70)
 
 

@@ -150,6 +150,9 @@ def test_run_vtu_writes_a_series(tmp_path, capsys):
     assert sorted(p.name for p in (out / "vtu").iterdir()) == [f"cantilever_{k:04d}.vtu" for k in range(5)]
     assert (out / "cantilever.pvd").read_text().count("<DataSet") == 5
     assert json.loads((out / "result.json").read_text())["settings"]["report"]["snapshots"] == 5
+    assert main(["run", "sdnd101", "--vtu", "--out", str(tmp_path / "modal")]) == 2
+    assert "sdnd101 is a modal case" in capsys.readouterr().err
+    assert not (tmp_path / "modal").exists()
 
 
 def test_ctrl_c_in_a_parallel_study_leaves_only_finished_results(tiny, tmp_path):
