@@ -147,7 +147,7 @@ class _RunsProgress:
 
 
 def _execute(specs, executor, label: str, quiet: bool):
-    from fem2d.study import run_all
+    from fem2d.execution import run_all
 
     progress = _RunsProgress(label, quiet)
     progress.start(len(specs))
@@ -252,7 +252,7 @@ def _cmd_compare(args) -> int:
 
 
 def _run_local(specs, args, label: str):
-    from fem2d.study import local_executor
+    from fem2d.execution import local_executor
 
     executor = local_executor(_workers(args.workers) or min(len(specs), os.cpu_count() or 1))
     try:
@@ -339,7 +339,7 @@ def _cmd_study(args) -> int:
     specs = grid_specs(args.case, grid, overrides, root)
     load_case(args.case, specs[0].overrides)  # unknown keys fail here, once
     if args.scheduler is not None:
-        from fem2d.study import dask_executor
+        from fem2d.execution import dask_executor
 
         with dask_executor(args.scheduler, _workers(args.workers)) as executor:
             records = _execute(specs, executor, "study", args.quiet)

@@ -1,14 +1,11 @@
 """Many runs of one case: formulation comparison, refinement studies, sweeps.
 
-Every study is a list of :class:`RunSpec` (a case and its ``--set``
-overrides) executed by :func:`run_all` on any :class:`concurrent.futures.Executor`:
-local processes by default, a Dask cluster through
-``distributed.Client.get_executor()``, or in-process. Each run is independent,
-writes its own directory (``result.json`` replaced atomically, by
-:func:`fem2d.runner.write_result`) and comes back as a picklable
-:class:`RunRecord`; a run that fails becomes a record with an ``error`` and
-does not stop the others. The tables are plain ``(header, rows)`` pairs,
-written as CSV and printed as text.
+Every study is a list of :class:`~fem2d.execution.RunSpec` (a case and its
+``--set`` overrides) executed by :func:`~fem2d.execution.run_all` on any
+:class:`concurrent.futures.Executor` (local processes by default, a Dask
+cluster, or in-process); each run writes its own directory and a failed run
+becomes a row. The tables are plain ``(header, rows)`` pairs, written as CSV
+and printed as text.
 
     >>> from fem2d.study import grid_specs, run_all
     >>> specs = grid_specs("sdnv104a", {"time.dt": [0.01, 0.005], "mesh.refine": [0, 1]})
@@ -17,290 +14,29 @@ written as CSV and printed as text.
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import itertools
 import math
 import os
 import re
-import signal
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from fem2d.errors import Fem2dError, InputError
+from fem2d.errors import InputError
+from fem2d.execution import (  # noqa: F401  (re-exported: the study API in one place)
+    InlineExecutor,
+    RunRecord,
+    RunSpec,
+    dask_executor,
+    execute,
+    local_executor,
+    record_of,
+    run_all,
+)
 
 Table = tuple[list[str], list[list[Any]]]
-
-
-@dataclass(frozen=True)
-class RunSpec:
-    """One run of a study: ``case`` (built-in name or TOML path) with
-    ``overrides`` (dotted key -> value, as ``--set``); ``out_dir`` is where
-    its ``result.json`` (and ``history.csv`` unless ``write_history`` is
-    False) go (None: nothing written)."""
-
-    case: str
-    overrides: dict[str, Any] = field(default_factory=dict)
-    label: str = ""
-    out_dir: str | None = None
-    write_history: bool = True  # False: result.json only (no history.csv)
-
-
-@dataclass
-class RunRecord:
-    """What came back from one run (small, picklable; no matrices).
-
-    ``histories`` are the run's time series (``slave_*`` per-node arrays
-    included), ``extras`` what plots need beyond them (slave node abscissae
-    ``slave_x`` and tributary areas ``slave_area``).
-    """
-
-    spec: RunSpec
-    case: str
-    quantities: dict[str, float] = field(default_factory=dict)
-    checks: list[dict] = field(default_factory=list)
-    timing: dict[str, Any] = field(default_factory=dict)
-    settings: dict[str, Any] = field(default_factory=dict)
-    histories: dict[str, np.ndarray] = field(default_factory=dict)
-    extras: dict[str, Any] = field(default_factory=dict)
-    error: str | None = None
-
-    @property
-    def label(self) -> str:
-        return self.spec.label or self.case
-
-    @property
-    def passed(self) -> bool:
-        """No error and every check passed."""
-        return self.error is None and all(c["passed"] for c in self.checks)
-
-    @property
-    def status(self) -> str:
-        """``FAILED`` (the run raised), ``NOOK``, ``OK``, or ``-`` (no reference applies)."""
-        if self.error is not None:
-            return "FAILED"
-        if not self.checks:
-            return "-"
-        return "OK" if self.passed else "NOOK"
-
-    def get(self, dotted: str, default: Any = None) -> Any:
-        """A resolved setting by dotted key (``contact.method``)."""
-        node: Any = self.settings
-        for part in dotted.split("."):
-            if not isinstance(node, dict) or part not in node:
-                return default
-            node = node[part]
-        return node
-
-
-def _interface(result) -> dict[str, Any]:
-    """Slave-node abscissae (m) and tributary areas (m^2) of the first contact zone."""
-    system = result.fields.get("system")
-    if system is None or not getattr(system, "zones", None):
-        return {}
-    from fem2d.vtu import slave_areas
-
-    zone = system.zones[0]
-    return {
-        "slave_x": system.mesh.points[zone.slave_nodes, 0].copy(),
-        "slave_area": slave_areas(system, result.case),
-    }
-
-
-def record_of(result, spec: RunSpec) -> RunRecord:
-    """A :class:`RunRecord` from a :class:`fem2d.runner.Result`."""
-    return RunRecord(
-        spec=spec,
-        case=result.case.name,
-        quantities=dict(result.quantities),
-        checks=list(result.checks),
-        timing=dict(result.timing),
-        settings=result.case.settings,
-        histories=dict(result.histories),
-        extras=_interface(result),
-    )
-
-
-def _message(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return text if isinstance(exc, Fem2dError) else f"{type(exc).__name__}: {text}"
-
-
-class _Terminated(BaseException):
-    """SIGTERM in a worker while it runs a case (see :func:`_worker_init`)."""
-
-
-_busy = False
-
-
-def _on_sigterm(signum, frame) -> None:
-    if not _busy:  # idle: nothing to clean up
-        os._exit(128 + signum)
-    raise _Terminated  # unwinds through the atomic writers, which remove their temporary files
-
-
-#: one thread per worker process: the processes already fill the cores, and idle OpenMP threads
-#: spinning after a PARDISO solve in one worker were slowing the others several times over
-_SINGLE_THREAD = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
-
-
-def _worker_init() -> None:
-    """Worker processes ignore Ctrl-C (the parent decides; see :func:`run_all`),
-    end a run cleanly on SIGTERM, and run their libraries on one thread."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    for name in _SINGLE_THREAD:
-        os.environ.setdefault(name, "1")
-
-
-def execute(spec: RunSpec) -> RunRecord:
-    """Run one spec (in whatever process the executor chose) and write its
-    directory. Errors become a record; Ctrl-C and termination are not caught,
-    so an interrupted run writes nothing (the writes are atomic)."""
-    global _busy
-    _busy = True
-    try:
-        return _execute(spec)
-    except _Terminated:
-        os._exit(128 + signal.SIGTERM)
-    finally:
-        _busy = False
-
-
-def _execute(spec: RunSpec) -> RunRecord:
-    from fem2d.runner import run, write_result
-
-    out = Path(spec.out_dir) if spec.out_dir else None
-    start = time.perf_counter()
-    try:
-        result = run(spec.case, spec.overrides)
-        if out is not None:
-            write_result(result if spec.write_history else dataclasses.replace(result, histories={}), out)
-        return record_of(result, spec)
-    except Exception as exc:  # a failed run is a row of the table, not the end of the study
-        if out is not None:  # no stale result.json may stand for this failed run
-            with contextlib.suppress(FileNotFoundError):
-                (out / "result.json").unlink()
-        name = Path(spec.case).stem if spec.case.endswith(".toml") else spec.case
-        return RunRecord(spec, name, timing={"wall_s": time.perf_counter() - start}, error=_message(exc))
-
-
-class InlineExecutor(Executor):
-    """Runs each task at submission, in this process (``--workers 1``)."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except Exception as exc:
-            future.set_exception(exc)
-        return future
-
-
-def _warm_imports() -> None:
-    # forked workers inherit the parent's modules: import the heavy ones once, here
-    import fem2d.runner  # noqa: F401
-    import fem2d.runs.direct  # noqa: F401
-
-    with contextlib.suppress(ImportError):
-        import fem2d.runs.modal  # noqa: F401
-
-
-def local_executor(workers: int | None = None) -> Executor:
-    """Local processes (``workers`` of them, default the number of cores), or
-    in-process when ``workers == 1``."""
-    workers = workers or os.cpu_count() or 1
-    _warm_imports()  # also keeps import time out of the first in-process run's wall time
-    if workers == 1:
-        return InlineExecutor()
-    return ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
-
-
-@contextlib.contextmanager
-def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor]:
-    """An executor on a Dask distributed cluster (``distributed``, the
-    ``fem2d[dask]`` extra): ``address`` is a scheduler address
-    (``tcp://host:8786``), or ``local`` for a LocalCluster of ``workers``
-    processes on this machine."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise InputError(
-            "--scheduler needs dask's distributed package: pip install 'fem2d[dask]' (or pip install distributed)"
-        ) from None
-    cluster = None
-    try:
-        if address == "local":
-            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1)
-            client = Client(cluster)
-        else:
-            client = Client(address, timeout="10s")
-    except OSError as exc:
-        raise InputError(f"--scheduler {address}: cannot connect to a Dask scheduler ({exc})") from None
-    try:
-        yield client.get_executor()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-def run_all(
-    specs: Sequence[RunSpec],
-    executor: Executor | None = None,
-    on_done: Callable[[int, RunRecord], None] | None = None,
-) -> list[RunRecord]:
-    """Execute ``specs`` on ``executor`` (default: local processes) and return
-    their records in the order of ``specs``.
-
-    ``on_done(n_done, record)`` is called as runs finish. On Ctrl-C the runs
-    not yet started are cancelled, the local worker processes of a
-    :class:`~concurrent.futures.ProcessPoolExecutor` are terminated (their
-    running cases stop without writing anything) and KeyboardInterrupt
-    propagates; the runs that had finished keep their directories.
-    """
-    own = executor is None
-    pool = local_executor(min(len(specs), os.cpu_count() or 1)) if own else executor
-    records: list[RunRecord | None] = [None] * len(specs)
-    futures: dict[Future, int] = {}
-    try:
-        for i, spec in enumerate(specs):
-            futures[pool.submit(execute, spec)] = i
-        for n, future in enumerate(as_completed(futures), start=1):
-            i = futures[future]
-            try:
-                records[i] = future.result()
-            except Exception as exc:  # the worker itself died (crash, pickling)
-                records[i] = RunRecord(specs[i], specs[i].case, error=_message(exc))
-            if on_done is not None:
-                on_done(n, records[i])
-    except BaseException:
-        for future in futures:
-            future.cancel()
-        _stop(pool)
-        raise
-    if own:
-        pool.shutdown()
-    return [r for r in records if r is not None]
-
-
-def _stop(pool: Executor) -> None:
-    """Stop an executor's running work now (after Ctrl-C)."""
-    if isinstance(pool, ProcessPoolExecutor):
-        # the workers ignore SIGINT; SIGTERM ends their runs through the atomic writers' cleanup
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            with contextlib.suppress(Exception):
-                process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
-    else:
-        with contextlib.suppress(Exception):
-            pool.shutdown(wait=False, cancel_futures=True)
 
 
 # --- sweeps -------------------------------------------------------------------------------------

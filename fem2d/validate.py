@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from fem2d.errors import Fem2dError
-from fem2d.study import RunRecord, RunSpec, run_all
+from fem2d.execution import RunRecord, RunSpec, run_all
 
 HEADER = ["case", "variant", "quantity", "reference", "source", "computed", "error", "tolerance", "status"]
 
@@ -177,7 +177,7 @@ def validate(
     ``root/<case>/``. ``on_start(n_runs)`` and ``on_done(n_done, record)``
     report progress."""
     from fem2d.errors import InputError
-    from fem2d.study import local_executor
+    from fem2d.execution import local_executor
 
     start = time.perf_counter()
     s = suite(cases, root)
