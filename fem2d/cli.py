@@ -188,7 +188,7 @@ def _cmd_validate(args) -> int:
     progress = _RunsProgress("validate", args.quiet)
     try:
         result = validate(args.cases or None, root, workers=_workers(args.workers), on_start=progress.start,
-                          on_done=progress.done)
+                          on_done=progress.done, plots=not args.no_plots)
     finally:
         progress.close()
     print(format_table(HEADER, result.rows, max_width=48))

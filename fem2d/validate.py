@@ -134,6 +134,8 @@ class Validation:
     skipped: list[str]
     wall_s: float
     workers: int | str
+    #: per case, the (caption, path) of its figures when they were drawn during the runs
+    figures: dict[str, list[tuple[str, Path]]] | None = None
 
     @property
     def rows(self) -> list[list[str]]:
@@ -171,11 +173,14 @@ def validate(
     workers: int | None = None,
     on_start: Callable[[int], None] | None = None,
     on_done: Callable[[int, RunRecord], None] | None = None,
+    plots: bool = False,
 ) -> Validation:
     """Run the suite of ``cases`` (default all) on ``executor`` (default
     ``workers`` local processes, one per core); run directories go under
     ``root/<case>/``. ``on_start(n_runs)`` and ``on_done(n_done, record)``
-    report progress."""
+    report progress. With ``plots``, each case's figures are drawn into
+    ``root/plots/`` as soon as its last run is in, while the workers go on
+    with the other cases."""
     from fem2d.errors import InputError
     from fem2d.execution import local_executor
 
@@ -187,13 +192,47 @@ def validate(
         on_start(len(s.specs))
     n = workers or min(len(s.specs), os.cpu_count() or 1)
     pool = local_executor(n) if executor is None else executor
+    plotter = _Plotter(s.specs, Path(root) / "plots", s.skipped) if plots and root is not None else None
+
+    def done(n_done: int, record: RunRecord) -> None:
+        if plotter is not None:
+            plotter.add(record)
+        if on_done is not None:
+            on_done(n_done, record)
+
     try:
-        records = run_all(s.specs, pool, on_done)
+        records = run_all(s.specs, pool, done)
     finally:
         if executor is None:
             pool.shutdown(wait=False, cancel_futures=True)
     workers_used = n if executor is None else type(executor).__name__
-    return Validation(records, s.skipped, time.perf_counter() - start, workers_used)
+    figures = plotter.figures if plotter is not None else None
+    return Validation(records, s.skipped, time.perf_counter() - start, workers_used, figures)
+
+
+class _Plotter:
+    """Draws a case's figures once all of its runs are in (see :func:`validate`)."""
+
+    def __init__(self, specs: Sequence[RunSpec], out: Path, notes: list[str]) -> None:
+        self.out, self.notes = out, notes
+        self.specs = list(specs)  # records come back as copies (pickled): match them by value
+        self.left: dict[str, int] = {}
+        for spec in specs:
+            self.left[spec.case] = self.left.get(spec.case, 0) + 1
+        self.done: dict[str, list[tuple[int, RunRecord]]] = {}
+        self.figures: dict[str, list[tuple[str, Path]]] = {}
+
+    def add(self, record: RunRecord) -> None:
+        key = record.spec.case
+        index = next((i for i, spec in enumerate(self.specs) if spec == record.spec), len(self.specs))
+        self.done.setdefault(key, []).append((index, record))
+        self.left[key] -= 1
+        if self.left[key] == 0:
+            records = [r for _, r in sorted(self.done.pop(key), key=lambda pair: pair[0])]
+            try:
+                self.figures[record.case] = case_plots(record.case, records, self.out)
+            except Exception as exc:  # a plotting problem must not hide the validation table
+                self.notes.append(f"{record.case}: plots failed ({type(exc).__name__}: {exc})")
 
 
 # --- the report -------------------------------------------------------------------------------------
@@ -321,7 +360,9 @@ def write_report(result: Validation, root: str | os.PathLike = "results/validati
     from fem2d.study import write_table_csv
 
     base = Path(root)
-    figures = {case: case_plots(case, recs, base / "plots") for case, recs in _by_case(result.records).items()}
+    figures = result.figures
+    if figures is None:
+        figures = {case: case_plots(case, recs, base / "plots") for case, recs in _by_case(result.records).items()}
     write_table_csv(base / "validation.csv", HEADER, result.rows)
     path = base / "report.md"
     write_text_atomic(path, report_markdown(result, figures, base))
