@@ -22,7 +22,7 @@ from fem2d.schema import (
 
 ELEMENTS = ("quad4", "quad8")
 METHODS = ("lagrange", "penalty", "continuous")
-SCHEMES = ("newmark", "hht")
+SCHEMES = ("newmark", "hht", "hht_full", "generalized_alpha")
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
 COMPONENTS = ("dx", "dy")
 
@@ -141,6 +141,7 @@ TIME = Table(
         "alpha": Real(
             default=-0.3, min=-1.0 / 3.0, max=0.0, doc="HHT alpha (code_aster's modified average acceleration)"
         ),
+        "rho_inf": Real(default=0.9, min=0.0, max=1.0, doc="generalized-alpha spectral radius at infinite frequency"),
         "dt": Optional(inner=Real(positive=True), doc="s (initial step for adapt)"),
         "end": Optional(inner=Real(positive=True), doc="s"),
         "cut_factor": Integer(default=5, min=2, doc="a failed step is cut into this many"),

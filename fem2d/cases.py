@@ -209,13 +209,21 @@ def _check_consistency(case: Case) -> None:
         raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")
 
 
+def _same(actual: Any, expected: Any) -> bool:
+    if isinstance(expected, float | int) and isinstance(actual, float | int) and not isinstance(actual, bool):
+        return math.isclose(float(actual), float(expected), rel_tol=1e-12, abs_tol=1e-300)
+    return actual == expected
+
+
 def _matches(case: Case, when: Mapping[str, Any]) -> bool:
+    """Every ``when`` key holds: equal to the value, or one of a list of values
+    (for a setting that is not itself a list)."""
     for key, expected in when.items():
         actual = case.get(key)
-        if isinstance(expected, float | int) and isinstance(actual, float | int) and not isinstance(actual, bool):
-            if not math.isclose(float(actual), float(expected), rel_tol=1e-12, abs_tol=1e-300):
+        if isinstance(expected, list) and not isinstance(actual, list):
+            if not any(_same(actual, e) for e in expected):
                 return False
-        elif actual != expected:
+        elif not _same(actual, expected):
             return False
     return True
 

@@ -370,6 +370,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fem2d`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    # the dense contact solves are small: OpenBLAS threads only contend with each other
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         return args.func(args)
     except Fem2dError as exc:

@@ -17,6 +17,7 @@ import scipy.sparse as sp
 
 from fem2d.cases import Case
 from fem2d.contact.problem import make_zone
+from fem2d.contact.search import orient_on_mesh
 from fem2d.errors import InputError, MeshError
 from fem2d.fe import (
     assemble_matrix,
@@ -153,7 +154,8 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
         if c.get("slave") is None or c.get("master") is None:
             raise case.error("contact", "give both contact.slave and contact.master edge groups")
         slave = _group(case, mesh, "contact.slave", c["slave"], 1)
-        master = _group(case, mesh, "contact.master", c["master"], 1)
+        # the master normal comes from the master body, not from the edge order of the mesh file
+        master = orient_on_mesh(mesh, _group(case, mesh, "contact.master", c["master"], 1))
         zones.append(make_zone(mesh.points, slave, master, c["mu"], name=f"{c['slave']}/{c['master']}"))
         young = _slave_modulus(mesh, slave.nodes, body_modulus)
 

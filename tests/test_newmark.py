@@ -129,3 +129,40 @@ def test_too_small_step_is_a_clear_error():
     stepper.limit = 1e-9
     with pytest.raises(ConvergenceError, match=r"t = 0 s .*min_dt.*residual 1.000e\+00 after 7 iterations"):
         integrate(stepper, stepper.initial_state(), 0.1, 0.01, lambda p, n: None, cut_factor=5, min_dt=1e-6)
+
+
+def _error_at(scheme, dt, t_end=2.0):
+    """|u(t_end) - exact| for the undamped oscillator (w = 5 rad/s, u = v0/w sin wt)."""
+    rows, _ = _run(oscillator(2.0, 50.0), scheme, dt=dt, n_steps=int(round(t_end / dt)))
+    return abs(rows[-1, 1] - np.sin(5.0 * t_end) / 5.0)
+
+
+@pytest.mark.parametrize(
+    "scheme, order",
+    [
+        (NewmarkScheme(), 2),
+        (NewmarkScheme.generalized_alpha(0.7), 2),
+        (NewmarkScheme.hht_alpha(-0.1), 2),
+        (NewmarkScheme.hht(-0.3), 1),  # code_aster's form: gamma != 1/2
+    ],
+)
+def test_observed_orders(scheme, order):
+    dts = [0.02, 0.01, 0.005, 0.0025]
+    errors = [_error_at(scheme, dt) for dt in dts]
+    rate = np.polyfit(np.log(dts), np.log(errors), 1)[0]
+    assert rate == pytest.approx(order, abs=0.1)
+
+
+@pytest.mark.parametrize("rho_inf", [0.0, 0.5, 0.7, 1.0])
+def test_generalized_alpha_spectral_radius_at_infinity(rho_inf):
+    """A mode with w dt = 1e4 decays by rho_inf per step. The eigenvalue is
+    triple there (amplitude ~ n^2 rho^n), so the ratio per step over steps
+    60..80 lies between rho_inf and (1 + 2/60) rho_inf."""
+    m, k, dt = 1.0, 1e8, 1.0  # w dt = 1e4
+    rows, _ = _run(oscillator(m, k, v0=1.0), NewmarkScheme.generalized_alpha(rho_inf), dt=dt, n_steps=80)
+    amplitude = np.sqrt(m * rows[:, 2] ** 2 + k * rows[:, 1] ** 2)
+    if rho_inf == 0.0:
+        assert amplitude[3] < 1e-6 * amplitude[0]
+        return
+    ratio = (amplitude[80] / amplitude[60]) ** (1 / 20)
+    assert rho_inf * (1 - 1e-6) <= ratio <= rho_inf * (1 + 2 / 60)

@@ -117,7 +117,8 @@ def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int =
         Ks, Ms = sp.csc_matrix(K), sp.csc_matrix(M)
         if sigma is None:
             sigma = -1e-6 * float(abs(Ks.diagonal()).mean()) / float(abs(Ms.diagonal()).mean())
-        lam, vec = spla.eigsh(Ks, k=n_modes, M=Ms, sigma=sigma, which="LM")
+        # a fixed start vector makes the modes reproducible from run to run
+        lam, vec = spla.eigsh(Ks, k=n_modes, M=Ms, sigma=sigma, which="LM", v0=np.ones(n))
         order = np.argsort(lam)
         lam, vec = lam[order], vec[:, order]
     idx = np.argmax(np.abs(vec), axis=0)

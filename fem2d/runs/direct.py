@@ -21,10 +21,20 @@ from fem2d.post.extrema import extrema, rest, time_label, value_at
 
 
 def scheme_of(case: Case) -> NewmarkScheme:
-    """The Newmark parameters a case asks for (``time.scheme``)."""
+    """The time scheme a case asks for (``time.scheme``).
+
+    ``newmark``: (beta, gamma); ``hht``: code_aster's HHT as DYNA_NON_LINE
+    runs it by default (modified average acceleration, first order);
+    ``hht_full``: Hilber-Hughes-Taylor proper (code_aster's MODI_EQUI='OUI');
+    ``generalized_alpha``: Chung-Hulbert with ``time.rho_inf``.
+    """
     t = case.settings["time"]
     if t["scheme"] == "hht":
         return NewmarkScheme.hht(t["alpha"])
+    if t["scheme"] == "hht_full":
+        return NewmarkScheme.hht_alpha(t["alpha"])
+    if t["scheme"] == "generalized_alpha":
+        return NewmarkScheme.generalized_alpha(t["rho_inf"])
     return NewmarkScheme(t["beta"], t["gamma"])
 
 
