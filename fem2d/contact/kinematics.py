@@ -44,8 +44,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from fem2d.contact.pairing import pair
 from fem2d.contact.problem import CondensedProblem, ContactZone
-from fem2d.contact.search import MasterSurface, Projection, line_shape, line_shape_derivative, project
+from fem2d.contact.search import MasterSurface, Projection, line_shape, line_shape_derivative
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,8 @@ class Kinematics:
 
     def values(self) -> np.ndarray:
         r"""The weighted values :math:`(w g, w u)` (2 n,), zero where outside."""
+        if not self.outside.any():
+            return np.concatenate((self.weight * self.gap, self.weight * self.slip))
         inside = ~self.outside
         wg = np.where(inside, self.weight * np.where(inside, self.gap, 0.0), 0.0)
         return np.concatenate([wg, np.where(inside, self.weight * self.slip, 0.0)])
@@ -128,23 +131,66 @@ def _point_rows(proj: Projection, slave_nodes: np.ndarray, slave_phi: np.ndarray
     return cols, vals_n, vals_t
 
 
-def _slips(proj: Projection, du: np.ndarray, slave_du: np.ndarray) -> np.ndarray:
+def _slips(proj: Projection, du: np.ndarray, slave_du: np.ndarray, outside: bool = True) -> np.ndarray:
+    """Tangential slip increments at query points (zero where ``outside``, if any is)."""
     rel = slave_du - np.einsum("pa,paj->pj", proj.weights, du[proj.master_nodes])
-    return np.where(proj.outside, 0.0, np.einsum("pj,pj->p", proj.tangent, rel))
+    slip = np.einsum("pj,pj->p", proj.tangent, rel)
+    if outside:
+        slip[proj.outside] = 0.0
+    return slip
+
+
+#: Row columns of the last node-to-segment pairing, keyed by its ``master_nodes`` array.
+_LAYOUT: tuple = (None, None)
+
+
+def _node_columns(master_nodes: np.ndarray) -> np.ndarray:
+    """Columns of the normal rows, then the tangential rows, of the slave nodes
+    (2 n, 2 (1 + nn)): the x, y dofs of the node, then of its segment's nodes.
+
+    Reused while the pairing is: :func:`fem2d.contact.pairing.pair` hands back
+    the same (read-only) ``master_nodes`` array while its certificate holds.
+    """
+    global _LAYOUT
+    last, cols = _LAYOUT
+    if last is master_nodes:
+        return cols
+    n = len(master_nodes)
+    nodes = np.concatenate([np.arange(n)[:, None], master_nodes], axis=1)
+    cols = (2 * nodes[:, :, None] + np.arange(2)).reshape(n, -1)
+    cols = np.concatenate((cols, cols))
+    cols.flags.writeable = False
+    _LAYOUT = (master_nodes, cols)
+    return cols
+
+
+#: ``np.arange(n)`` for the slave count of the last call (the slave nodes never pair with their own edges).
+_SLAVE_IDS = np.arange(0)
 
 
 def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
     """Node-to-segment kinematics of the slave nodes (weights 1)."""
+    global _SLAVE_IDS
     zone = problem.zone
     n_s = zone.n_slave
+    if len(_SLAVE_IDS) != n_s:
+        _SLAVE_IDS = np.arange(n_s)
+        _SLAVE_IDS.flags.writeable = False
     coords = zone.reference + d
-    proj = project(surface, coords, coords[:n_s], exclude=np.arange(n_s))
+    proj = pair(surface, coords, coords[:n_s], exclude=_SLAVE_IDS)
+    outside = bool(proj.outside.any())
     du = d - problem.d_start
-    cols, vn, vt = _point_rows(proj, np.arange(n_s)[:, None], np.ones((n_s, 1)))
-    B = Rows(np.vstack([cols, cols]), np.vstack([vn, vt]), 2 * zone.n_boundary)
-    return Kinematics(
-        proj.gap, _slips(proj, du, du[:n_s]), proj.normal, proj.tangent, proj.outside, np.ones(n_s), B, proj
-    )
+    # rows: +1 at the slave node, -N_a at the segment's nodes, times n (normal rows) or t (tangential rows)
+    coef = np.empty((n_s, 1 + proj.weights.shape[1]))
+    coef[:, 0] = 1.0
+    np.negative(proj.weights, out=coef[:, 1:])
+    if outside:
+        coef[proj.outside] = 0.0
+    frame = np.concatenate((proj.normal, proj.tangent))
+    vals = (np.concatenate((coef, coef))[:, :, None] * frame[:, None, :]).reshape(2 * n_s, -1)
+    B = Rows(_node_columns(proj.master_nodes), vals, 2 * zone.n_boundary)
+    slip = _slips(proj, du, du[:n_s], outside)
+    return Kinematics(proj.gap, slip, proj.normal, proj.tangent, proj.outside, np.ones(n_s), B, proj)
 
 
 @lru_cache(maxsize=16)
@@ -166,16 +212,26 @@ def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.n
     return phi, w[None, :] * jac
 
 
+#: The zone and the (read-only) weights of the last :func:`slave_weights` call.
+_WEIGHTS: tuple = (None, None)
+
+
 def slave_weights(zone: ContactZone) -> np.ndarray:
     r"""Nodal integration weights :math:`w_j = \int_{\Gamma_s} \phi_j\, d\Gamma` (m per unit thickness).
 
     Integrated with 3 Gauss points per slave edge: half the adjacent
     lengths for SEG2 edges; :math:`L/6, L/6, 2L/3` for straight SEG3 edges.
-    Use them to turn nodal forces into pressures (Pa).
+    Use them to turn nodal forces into pressures (Pa). The array is
+    read-only: it is kept for the next call on the same zone (every step).
     """
+    global _WEIGHTS
+    if _WEIGHTS[0] is zone:
+        return _WEIGHTS[1]
     phi, omega = _edge_quadrature(zone, 3)
     weights = np.zeros(zone.n_slave)
     np.add.at(weights, zone.slave_local, np.einsum("eq,qa->ea", omega, phi))
+    weights.flags.writeable = False
+    _WEIGHTS = (zone, weights)
     return weights
 
 
@@ -211,7 +267,7 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     pts = np.einsum("qa,eaj->eqj", phi, coords[edges]).reshape(-1, 2)
     slave_nodes = np.repeat(edges, n_q, axis=0)
     slave_phi = np.tile(phi, (n_e, 1))
-    proj = project(surface, coords, pts)
+    proj = pair(surface, coords, pts)
     point_du = np.einsum("pa,paj->pj", slave_phi, du[slave_nodes])
     slip_q = _slips(proj, du, point_du)
     gap_q = np.where(proj.outside, 0.0, proj.gap)
@@ -246,8 +302,8 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     return Kinematics(gap, slip, normal, tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection)
 
 
-#: The last Delassus operator computed, with its key (see :func:`delassus`).
-_LAST: tuple = (None, None)
+#: The compliance, its moving dofs, the key of the moving part of B and W of the last :func:`delassus`.
+_LAST: tuple = (None, None, None, None)
 
 
 def delassus(B: Rows, compliance: np.ndarray) -> np.ndarray:
@@ -257,21 +313,23 @@ def delassus(B: Rows, compliance: np.ndarray) -> np.ndarray:
     the discrete methods, m^4/N per unit thickness for the weak forms.
 
     Only the entries of B on dofs that move (nonzero diagonal of C) matter;
-    the last W is reused when they and C are unchanged, which is the rule on
-    a rigid or slowly re-paired master (the pairing moves the master shape
-    weights, not the slave rows). Costs :math:`O(n_{rows}\, n_{cols}\, m)`
-    otherwise, m the padding width of B.
+    the last W is reused when they and C (the same array, which must not be
+    modified in place) are unchanged, which is the rule on a rigid or slowly
+    re-paired master (the pairing moves the master shape weights, not the
+    slave rows). Costs :math:`O(n_{rows}\, n_{cols}\, m)` otherwise, m the
+    padding width of B. The returned array is read-only.
     """
     global _LAST
-    moving = (np.diagonal(compliance) != 0.0)[B.cols]
+    last_compliance, moving_dofs, last_key, last_w = _LAST
+    if last_compliance is not compliance:
+        moving_dofs, last_key = np.diagonal(compliance) != 0.0, None
+    moving = moving_dofs[B.cols]
     vals = np.where(moving, B.vals, 0.0)
-    cols = np.where(moving, B.cols, -1)
-    key = (id(compliance), compliance.shape, float(np.trace(compliance)), cols.tobytes(), vals.tobytes())
-    last_key, last_w = _LAST
+    key = (np.where(moving, B.cols, -1).tobytes(), vals.tobytes())
     if last_key == key:
         return last_w
     effective = Rows(B.cols, vals, B.n_cols)
     W = effective.times_transpose(effective.times(compliance))
     W.flags.writeable = False
-    _LAST = (key, W)
+    _LAST = (compliance, moving_dofs, key, W)
     return W

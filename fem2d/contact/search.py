@@ -44,10 +44,9 @@ projected on an end of the master.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from fem2d.contact.problem import ContactZone
 from fem2d.errors import InputError
@@ -214,6 +213,8 @@ class MasterSurface:
     kind: str
     nodes: np.ndarray
     sign: np.ndarray
+    #: reusable searches of this surface (see :mod:`fem2d.contact.pairing`); not part of its value
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def n_segments(self) -> int:
@@ -345,15 +346,34 @@ def _closest_xi(kind: str, xs: np.ndarray, q: np.ndarray) -> np.ndarray:
 def _evaluate(kind: str, xs: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Closest points of pairs (segment nodes xs (p, nn, 2), points q (p, 2)):
     (xi clipped to [-1, 1], distance (inf if outside), foot)."""
+    if kind == "seg2":
+        return _evaluate_seg2(xs[:, 0], xs[:, 1] - xs[:, 0], None, q)
     xi = _closest_xi(kind, xs, q)
     inside = np.abs(xi) <= 1.0 + XI_TOLERANCE
-    xi = np.clip(xi, -1.0, 1.0)
-    if kind == "seg2":
-        foot = xs[:, 0] + (0.5 * (xi + 1.0))[:, None] * (xs[:, 1] - xs[:, 0])
-    else:
-        foot = np.einsum("pa,paj->pj", line_shape(kind, xi), xs)
+    xi = np.minimum(np.maximum(xi, -1.0), 1.0)
+    foot = np.einsum("pa,paj->pj", line_shape(kind, xi), xs)
     diff = q - foot
-    dist = np.where(inside, np.sqrt(np.einsum("pj,pj->p", diff, diff)), np.inf)
+    dist = np.sqrt(np.einsum("pj,pj->p", diff, diff))
+    if not inside.all():
+        dist[~inside] = np.inf
+    return xi, dist, foot
+
+
+def _evaluate_seg2(
+    a: np.ndarray, chord: np.ndarray, chord2: np.ndarray | None, q: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_evaluate` on straight segments from their first node ``a``, their
+    ``chord`` and (optionally, precomputed) its squared length ``chord2``."""
+    if chord2 is None:
+        chord2 = np.einsum("ij,ij->i", chord, chord)
+    xi = 2.0 * (np.einsum("ij,ij->i", q - a, chord) / chord2) - 1.0
+    inside = np.abs(xi) <= 1.0 + XI_TOLERANCE
+    xi = np.minimum(np.maximum(xi, -1.0), 1.0)
+    foot = a + (0.5 * (xi + 1.0))[:, None] * chord
+    diff = q - foot
+    dist = np.sqrt(np.einsum("pj,pj->p", diff, diff))
+    if not inside.all():
+        dist[~inside] = np.inf
     return xi, dist, foot
 
 
@@ -408,6 +428,8 @@ def project(
     if n_seg <= K_NEAREST:  # the k nearest are all the segments: no index needed
         near = np.broadcast_to(np.arange(n_seg), (n_q, n_seg))
     else:
+        from scipy.spatial import cKDTree  # lazily: scipy.spatial costs ~0.1 s to import
+
         centre, radius = _bounding_circles(kind, xs_all)
         r_max = float(radius.max())
         tree = cKDTree(centre)
@@ -448,9 +470,30 @@ def project(
                     dist2[better],
                     foot2[better],
                 )
-    found = np.isfinite(best_dist)
-    seg = np.where(found, best_seg, 0)
-    xc = np.where(found, best_xi, 0.0)
+    return finish_projection(surface, xs_all, points, best_seg, best_xi, best_dist, best_foot)
+
+
+def finish_projection(
+    surface: MasterSurface,
+    xs_all: np.ndarray,
+    points: np.ndarray,
+    segment: np.ndarray,
+    xi: np.ndarray,
+    dist: np.ndarray,
+    foot: np.ndarray,
+) -> Projection:
+    """The :class:`Projection` of points on chosen segments.
+
+    ``xs_all`` (n_seg, nn, 2) are the segments' node coordinates; per point,
+    ``segment``, ``xi``, ``dist`` (+inf: no inside segment) and ``foot`` as
+    returned by the closest-point evaluation.
+    """
+    kind, conn = surface.kind, surface.nodes
+    n_q = len(points)
+    found = np.isfinite(dist)
+    all_found = bool(found.all())
+    seg = segment if all_found else np.where(found, segment, 0)
+    xc = xi if all_found else np.where(found, xi, 0.0)
     xs = xs_all[seg]
     if kind == "seg2":
         tau = xs[:, 1] - xs[:, 0]
@@ -460,12 +503,16 @@ def project(
     normal = np.empty((n_q, 2))
     normal[:, 0] = tau[:, 1] * scale
     normal[:, 1] = -tau[:, 0] * scale
-    normal[~found] = 0.0
     tangent = np.empty((n_q, 2))
     tangent[:, 0], tangent[:, 1] = normal[:, 1], -normal[:, 0]
-    gap = np.where(found, np.einsum("pj,pj->p", normal, points - best_foot), np.inf)
+    gap = np.einsum("pj,pj->p", normal, points - foot)
     weights = line_shape(kind, xc)
+    if all_found:
+        return Projection(seg, xc, gap, normal, tangent, conn[seg], weights, ~found)
+    normal[~found] = 0.0
+    tangent[~found] = 0.0
     weights[~found] = 0.0
+    gap = np.where(found, gap, np.inf)
     return Projection(
         np.where(found, seg, -1), np.where(found, xc, np.nan), gap, normal, tangent, conn[seg], weights, ~found
     )
