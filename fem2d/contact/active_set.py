@@ -76,22 +76,26 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
     n = len(status)
     lam = np.zeros(2 * n)
     active = np.flatnonzero(status != OPEN)
-    if not len(active):
+    n_a = len(active)
+    if not n_a:
         return lam
-    stuck = np.flatnonzero(status == STICK)
-    sliding = np.flatnonzero(status == SLIP)
-    factor = -mu * direction[sliding]
-    cols = W[:, active].copy()
-    cols[:, np.searchsorted(active, sliding)] += W[:, n + sliding] * factor
-    full = np.hstack([cols, W[:, n + stuck]])
-    rows = np.concatenate([active, n + stuck])
+    sticks = status[active] == STICK
+    stuck = active[sticks]
+    rows = np.concatenate((active, n + stuck))
+    W_rows = W[rows]
+    full = W_rows[:, rows]
+    if n_a > len(stuck):
+        slides = np.flatnonzero(~sticks)
+        sliding = active[slides]
+        factor = -mu * direction[sliding]
+        full[:, slides] += W_rows[:, n + sliding] * factor
     try:
-        z = np.linalg.solve(full[rows], -e[rows])
+        z = np.linalg.solve(full, -e[rows])
     except np.linalg.LinAlgError:  # redundant links (e.g. two slave nodes on one point): least squares
-        z = np.linalg.lstsq(full[rows], -e[rows], rcond=None)[0]
-    lam[active] = z[: len(active)]
-    lam[n + stuck] = z[len(active) :]
-    lam[n + sliding] = factor * lam[sliding]
+        z = np.linalg.lstsq(full, -e[rows], rcond=None)[0]
+    lam[rows] = z
+    if n_a > len(stuck):
+        lam[n + sliding] = factor * z[slides]
     return lam
 
 
@@ -181,12 +185,16 @@ def local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
     return value
 
 
+#: Machine epsilon of float64.
+EPS = float(np.finfo(float).eps)
+
+
 def length_floor(problem: CondensedProblem) -> float:
     """The smallest meaningful gap or slip (m): 4 ulp of the largest coordinate
     or free motion of the step (their round-off)."""
-    moved = float(np.max(np.abs(problem.d_free - problem.d_start), initial=0.0))
-    size = float(np.max(np.abs(problem.zone.reference + problem.d_start), initial=1.0))
-    return 4.0 * np.finfo(float).eps * max(size, moved)
+    moved = float(np.abs(problem.d_free - problem.d_start).max(initial=0.0))
+    size = float(np.abs(problem.zone.reference + problem.d_start).max(initial=1.0))
+    return 4.0 * EPS * max(size, moved)
 
 
 def length_tolerance(floor: float, force_tol: float, compliance: float) -> float:
@@ -199,16 +207,22 @@ def length_tolerance(floor: float, force_tol: float, compliance: float) -> float
 def force_scale(lam: np.ndarray, e: np.ndarray, diag: np.ndarray, n: int) -> float:
     """The load scale of the step, in multiplier units: the largest multiplier,
     or the largest one needed to close the free penetration."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        closing = np.where(diag[:n] > 0.0, -e[:n] / diag[:n], 0.0)
-    return max(float(np.max(np.abs(lam), initial=0.0)), float(np.max(closing, initial=0.0)), TINY)
+    positive = diag[:n] > 0.0
+    closing = np.where(positive, -e[:n] / np.where(positive, diag[:n], 1.0), 0.0)
+    return max(float(np.abs(lam).max(initial=0.0)), float(closing.max(initial=0.0)), TINY)
 
 
 @dataclass
 class Linearisation:
     """The step's kinematics linearised at ``d`` (flattened boundary displacement):
     values ``x`` there, free values ``e`` and operator ``W`` of the linear model
-    ``x(lam) = e + W lam``, and the safe diagonal of W (for force units)."""
+    ``x(lam) = e + W lam``, and the safe diagonal of W (for force units).
+
+    Derived once per linearisation for the loop: ``closing``, the part of
+    :func:`force_scale` that does not depend on the multipliers; ``w2``, the
+    weights of the normal then the tangential rows (None when they are all
+    1); ``outside``, whether some slave node has no master facing it.
+    """
 
     d: np.ndarray
     kin: Kinematics
@@ -217,6 +231,9 @@ class Linearisation:
     e: np.ndarray
     diag: np.ndarray
     safe: np.ndarray
+    closing: float = 0.0
+    w2: np.ndarray | None = None
+    outside: bool = False
 
 
 def linearise(
@@ -227,8 +244,13 @@ def linearise(
     W = delassus(kin.B, problem.compliance)
     x = kin.values()
     e = x + kin.B.dot(problem.d_free.ravel() - d)
-    diag = np.diag(W).copy()
-    return Linearisation(d, kin, W, x, e, diag, np.where(diag > 0.0, diag, 1.0))
+    diag = W.diagonal().copy()
+    positive = diag > 0.0
+    safe = np.where(positive, diag, 1.0)
+    n = len(kin.weight)
+    closing = float(np.where(positive[:n], -e[:n] / safe[:n], 0.0).max(initial=0.0))
+    w2 = None if (kin.weight == 1.0).all() else np.concatenate((kin.weight, kin.weight))
+    return Linearisation(d, kin, W, x, e, diag, safe, closing, w2, bool(kin.outside.any()))
 
 
 def run(
@@ -269,23 +291,26 @@ def run(
     first = True
     while True:
         L = lin_model
-        w = L.kin.weight
-        lin = L.e + L.W @ lam
-        gap = np.where(L.kin.outside, np.inf, lin[:n] / w)
-        slip = lin[n:] / w
-        force_tol = tolerance * force_scale(lam, L.e, L.diag, n)
+        lin = L.e + L.W.dot(lam)
+        scaled = lin if L.w2 is None else lin / L.w2
+        gap, slip = scaled[:n], scaled[n:]
+        if L.outside:
+            gap = np.where(L.kin.outside, np.inf, gap)
+        force_tol = tolerance * max(float(np.abs(lam).max()), L.closing, TINY)
         length_tol = length_tolerance(floor, force_tol, compliance)
-        law = float(np.max(natural_residual(lam[:n], lam[n:], gap, slip, mu, force_tol / length_tol), initial=0.0))
-        mismatch = float(np.max(np.abs(lin - L.x) / np.concatenate([w, w]), initial=0.0))
+        law = float(natural_residual(lam[:n], lam[n:], gap, slip, mu, force_tol / length_tol).max())
+        offset = np.abs(lin - L.x)
+        mismatch = float((offset if L.w2 is None else offset / L.w2).max())
         residual = tolerance * max(law / force_tol, mismatch / length_tol)
         if residual <= tolerance:
             converged = True
             break
         new_status, new_direction = status, direction
-        if not first or rule_at_start or not np.any(status != OPEN):
+        if not first or rule_at_start or not (status != OPEN).any():
             it = Iterate(lam, gap, slip, L.diag, L.kin, force_tol, length_tol, status, direction, iterations)
             new_status, new_direction = rule(it)
-        new_status = np.where(L.kin.outside, OPEN, new_status)
+        if L.outside:
+            new_status = np.where(L.kin.outside, OPEN, new_status)
         new_direction = np.where(new_status == SLIP, new_direction, 0.0)
         key = new_status.tobytes() + new_direction.tobytes()
         first = False
@@ -302,9 +327,9 @@ def run(
         status, direction = new_status, new_direction
         lam = solve_statuses(L.W, L.e, status, direction, mu)
         solved_with = key
-        iterations += int(np.any(status != OPEN))
+        iterations += int(bool((status != OPEN).any()))
+    # gap and slip are the linear model's at lam: every exit above follows their evaluation
     p = lin_model.kin.B.transpose_dot(lam)
-    gap, slip = model_values(lin_model, lam)
     return LoopResult(lam, p, lin_model.kin, status, direction, iterations, bool(converged), float(residual), gap, slip)
 
 

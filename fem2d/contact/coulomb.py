@@ -97,11 +97,14 @@ def natural_residual(
     within :math:`\delta` (m) of the law. Returns :math:`\max(|r_n|, |r_t|)`
     per node; an infinite gap (no master facing) counts as open.
     """
-    with np.errstate(invalid="ignore"):
-        g = np.where(np.isinf(gap), np.inf, stiffness * gap)
+    if isinstance(stiffness, float) and stiffness > 0.0:
+        g = stiffness * gap  # an infinite gap stays infinite
+    else:
+        with np.errstate(invalid="ignore"):
+            g = np.where(np.isinf(gap), np.inf, stiffness * gap)
     r_n = np.minimum(lam_n, g)
     radius = mu * np.maximum(lam_n, 0.0)
-    r_t = lam_t - np.clip(lam_t - stiffness * slip, -radius, radius)
+    r_t = lam_t - np.minimum(np.maximum(lam_t - stiffness * slip, -radius), radius)
     return np.maximum(np.abs(r_n), np.abs(r_t))
 
 

@@ -85,19 +85,21 @@ def primal_dual_update(it: active_set.Iterate, mu: float, single: bool) -> tuple
     stiffness = it.force_tol / it.length_tol  # turns gap and slip violations into forces
     status, direction = it.status.copy(), it.direction.copy()
     is_open = status == OPEN
-    violation = np.zeros(n)
     activate = is_open & ~it.kin.outside & (-g > it.length_tol)
     release = ~is_open & (-lam_n > it.force_tol)
-    violation[activate] = -stiffness * g[activate]
-    violation[release] = -lam_n[release]
-    contact_changes = bool(np.any(violation > 0.0))
+    contact_changes = bool(activate.any() or release.any())
     if contact_changes:
         to_slip = to_stick = np.zeros(n, dtype=bool)
     else:
         to_slip = (status == STICK) & (np.abs(lam_t) - mu * lam_n > it.force_tol)
         to_stick = (status == SLIP) & (-direction * u > it.length_tol)
-        violation[to_slip] = np.abs(lam_t[to_slip]) - mu * lam_n[to_slip]
-        violation[to_stick] = -stiffness * direction[to_stick] * u[to_stick]
+        if not (to_slip.any() or to_stick.any()):
+            return status, direction, np.zeros(n)  # consistent: nothing changes
+    violation = np.zeros(n)
+    violation[activate] = -stiffness * g[activate]
+    violation[release] = -lam_n[release]
+    violation[to_slip] = np.abs(lam_t[to_slip]) - mu * lam_n[to_slip]
+    violation[to_stick] = -stiffness * direction[to_stick] * u[to_stick]
     if single and np.any(violation > 0.0):
         keep = np.zeros(n, dtype=bool)
         keep[np.argmax(violation)] = True
@@ -153,10 +155,11 @@ class LagrangeFormulation:
         mode = {"single": self.strategy == "single"}
 
         def rule(it: active_set.Iterate) -> tuple[np.ndarray, np.ndarray]:
-            seen.add(it.status.tobytes() + it.direction.tobytes())
+            current = it.status.tobytes() + it.direction.tobytes()
+            seen.add(current)
             status, direction, _ = primal_dual_update(it, mu, mode["single"])
             key = status.tobytes() + direction.tobytes()
-            if not mode["single"] and key in seen and not np.array_equal(status, it.status):
+            if not mode["single"] and key != current and key in seen and not np.array_equal(status, it.status):
                 mode["single"] = True  # a cycle: fall back to one change at a time
                 status, direction, _ = primal_dual_update(it, mu, True)
             return status, direction
