@@ -45,11 +45,13 @@ class BoundaryCondensation:
         self.index = np.asarray(boundary_free_index, dtype=np.int64)
         self.n_free = n_free
         self.active = np.flatnonzero(self.index >= 0)
+        #: the free dof of each active boundary dof (distinct: a dof is listed once)
+        self.rows = self.index[self.active]
         n_b, n_a = len(self.index), len(self.active)
         self.compliance = np.zeros((n_b, n_b))
         store = n_free * n_a * 8 <= Z_STORE_LIMIT
         self.Z = np.zeros((n_free, n_a)) if store else None
-        rows = self.index[self.active]
+        rows = self.rows
         for start in range(0, n_a, BATCH):
             cols = np.arange(start, min(start + BATCH, n_a))
             rhs = np.zeros((n_free, len(cols)))
@@ -64,20 +66,20 @@ class BoundaryCondensation:
     def boundary_values(self, u_free: np.ndarray, prescribed: np.ndarray) -> np.ndarray:
         """Boundary dof values (n_b,) from free-dof values and the prescribed ones."""
         out = np.array(prescribed, dtype=float, copy=True)
-        out[self.active] = u_free[self.index[self.active]]
+        out[self.active] = u_free[self.rows]
         return out
 
     def apply(self, p: np.ndarray) -> np.ndarray:
         """Free-dof displacement ``K_eff^{-1} S^T p`` due to boundary forces p (n_b,)."""
         p_active = np.asarray(p, dtype=float).ravel()[self.active]
         if self.Z is not None:
-            return self.Z @ p_active
+            return self.Z.dot(p_active)
         rhs = np.zeros(self.n_free)
-        np.add.at(rhs, self.index[self.active], p_active)
+        rhs[self.rows] = p_active
         return self.factor.solve(rhs)
 
     def force(self, p: np.ndarray) -> np.ndarray:
         """The free-dof force vector ``S^T p`` of boundary forces p (n_b,)."""
         out = np.zeros(self.n_free)
-        np.add.at(out, self.index[self.active], np.asarray(p, dtype=float).ravel()[self.active])
+        out[self.rows] = np.asarray(p, dtype=float).ravel()[self.active]
         return out

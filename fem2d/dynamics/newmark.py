@@ -198,6 +198,19 @@ class NewmarkStepper:
         self.contact = contact
         self.counters = Counters()
         self._factors: dict[float, Factorization] = {}
+        self._forces: dict[float, np.ndarray] = {}
+
+    def force_free(self, t: float) -> np.ndarray:
+        """The system's load on the free dofs at t (:meth:`System.force_free`),
+        kept for the last few instants: a step needs it at both of its ends,
+        the history at the same instants. The array is read-only."""
+        f = self._forces.get(t)
+        if f is None:
+            if len(self._forces) >= 4:
+                del self._forces[next(iter(self._forces))]
+            f = self._forces[t] = self.system.force_free(t)
+            f.flags.writeable = False
+        return f
 
     def factor(self, dt: float) -> Factorization:
         """The factorised K_eff for step dt (computed once per dt)."""
@@ -219,7 +232,7 @@ class NewmarkStepper:
         n = len(s.free)
         u = np.zeros(n)
         v = np.zeros(n) if s.initial_velocity is None else s.initial_velocity[s.free].copy()
-        rhs = s.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
+        rhs = self.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
         a = self.backend.factorize(s.M_free).solve(rhs) if np.any(rhs) else np.zeros(n)
         contact = self.contact.initial_state() if self.contact is not None else None
         return StepState(t0, u, v, a, contact, np.zeros(n) if self.contact is not None else None)
@@ -242,10 +255,10 @@ class NewmarkStepper:
         u_pred = state.u + dt * state.v + dt * dt * (0.5 - b) * state.a
         v_pred = state.v + dt * (1.0 - g) * state.a
         t_new = state.t + dt if t_new is None else t_new
-        rhs = s.force_free(t_new) + s.M_free @ (u_pred * (sc.mass_factor / (dt * dt)))
+        rhs = self.force_free(t_new) + s.M_free @ (u_pred * (sc.mass_factor / (dt * dt)))
         if af or am:
             w = af / (1.0 - af)
-            rhs += w * (s.force_free(state.t) - s.K_free @ state.u)
+            rhs += w * (self.force_free(state.t) - s.K_free @ state.u)
             rhs -= s.M_free @ (state.a * (am / (1.0 - af)))
             if state.contact_force is not None:
                 rhs += w * state.contact_force

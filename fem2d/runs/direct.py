@@ -62,7 +62,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         formulation = make_formulation(method, **formulation_options(case, system))
         coupling = ContactCoupling(system, system.zones[0], formulation)
     stepper = NewmarkStepper(system, scheme_of(case), get_solver(case.settings["solver"]["linear"]), coupling)
-    history = DirectHistory(system, info.get("report_dof"), case.settings["report"]["snapshots"])
+    history = DirectHistory(system, info.get("report_dof"), case.settings["report"]["snapshots"], stepper.force_free)
     state = stepper.initial_state()
     history.start(state)
     t = case.settings["time"]
