@@ -182,7 +182,7 @@ MODAL = Table(
 OBSTACLE = Table(
     fields={
         "type": String(default="plan_z", choices=("plan_z", "plane")),
-        "node": Optional(inner=String()),
+        "node": Optional(inner=String(), doc="group of nodes: one obstacle per node"),
         "normal": Array(item=Real(), length=2, default=[0.0, 1.0], doc="obstacle normal (global frame)"),
         "origin": Array(item=Real(), length=2, default=[0.0, 0.0]),
         "gap": Real(default=0.0, doc="m"),

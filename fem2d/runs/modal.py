@@ -61,26 +61,28 @@ def modal_problem(case: Case, system: System, info: dict) -> ModalProblem:
     obstacles = []
     ob = s["obstacle"]
     if ob.get("node") is not None:
+        # one obstacle per node of the group, as code_aster's CHOC on a GROUP_NO
         mesh = system.mesh
-        node = int(np.unique(mesh.group(ob["node"]).nodes)[0])
-        dofs = tuple(int(i) for i in system.free_index[[2 * node, 2 * node + 1]])
-        obstacles.append(
-            Obstacle(
-                node_modes(basis, dofs),
-                kind=ob["type"],
-                normal=np.asarray(ob["normal"], dtype=float),
-                origin=np.asarray(ob["origin"], dtype=float),
-                position=mesh.points[node].copy(),
-                gap=ob["gap"],
-                kn=ob["kn"],
-                cn=ob["cn"],
-                kt=ob["kt"],
-                ct=ob.get("ct"),
-                mu_static=ob["mu"] if ob.get("mu_static") is None else ob["mu_static"],
-                mu_dynamic=ob["mu"],
-                name=ob["node"],
+        nodes = np.unique(mesh.group(ob["node"]).nodes)
+        for node in nodes:
+            dofs = tuple(int(i) for i in system.free_index[[2 * node, 2 * node + 1]])
+            obstacles.append(
+                Obstacle(
+                    node_modes(basis, dofs),
+                    kind=ob["type"],
+                    normal=np.asarray(ob["normal"], dtype=float),
+                    origin=np.asarray(ob["origin"], dtype=float),
+                    position=mesh.points[node].copy(),
+                    gap=ob["gap"],
+                    kn=ob["kn"],
+                    cn=ob["cn"],
+                    kt=ob["kt"],
+                    ct=ob.get("ct"),
+                    mu_static=ob["mu"] if ob.get("mu_static") is None else ob["mu_static"],
+                    mu_dynamic=ob["mu"],
+                    name=ob["node"] if len(nodes) == 1 else f"{ob['node']}:{node}",
+                )
             )
-        )
     return ModalProblem.from_basis(
         basis,
         damping_ratios=s["modal"]["damping"],
