@@ -163,7 +163,8 @@ def _reuse(cert: Certificate, surface: MasterSurface, coords: np.ndarray, points
         gap = np.einsum("pj,pj->p", proj.normal, points - foot)
         weights = line_shape("seg2", xi)
         return Projection(proj.segment, xi, gap, proj.normal, proj.tangent, proj.master_nodes, weights, proj.outside)
-    return finish_projection(surface, coords[surface.nodes], points, cert.segment, xi, dist, foot)
+    nodes = cert.projection.master_nodes
+    return finish_projection(surface, coords[surface.nodes], points, cert.segment, xi, dist, foot, nodes)
 
 
 def pair(

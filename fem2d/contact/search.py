@@ -131,17 +131,21 @@ def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock) -> CellB
     pts = np.asarray(points, dtype=float)[:, :2]
     ends = edges.nodes[:, :2]
     cells = body.nodes
-    # incidence: for each edge, a body cell containing both end nodes
-    owner = np.full(len(edges), -1)
-    node_to_cells: dict[int, set[int]] = {}
-    for c, row in enumerate(cells):
-        for v in row:
-            node_to_cells.setdefault(int(v), set()).add(c)
-    for e, (a, b) in enumerate(ends):
-        common = node_to_cells.get(int(a), set()) & node_to_cells.get(int(b), set())
-        if not common:
-            raise InputError(f"orient_edges: edge {e} (nodes {a}, {b}) is not on the boundary of the given body")
-        owner[e] = min(common)
+    # incidence: for each edge, the first body cell containing both end nodes (every node pair of every cell,
+    # as one sorted key per pair; the first occurrence of a key in cell order is its lowest cell)
+    first, second = np.triu_indices(cells.shape[1], k=1)
+    lo = np.minimum(cells[:, first], cells[:, second]).astype(np.int64)
+    hi = np.maximum(cells[:, first], cells[:, second]).astype(np.int64)
+    base = int(max(cells.max(initial=0), ends.max(initial=0))) + 1
+    keys, where = np.unique((lo * base + hi).ravel(), return_index=True)
+    wanted = np.minimum(ends[:, 0], ends[:, 1]).astype(np.int64) * base + np.maximum(ends[:, 0], ends[:, 1])
+    slot = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
+    found = (keys[slot] == wanted) if len(keys) else np.zeros(len(wanted), dtype=bool)
+    if not found.all():
+        e = int(np.flatnonzero(~found)[0])
+        a, b = ends[e]
+        raise InputError(f"orient_edges: edge {e} (nodes {a}, {b}) is not on the boundary of the given body")
+    owner = where[slot] // len(first)
     centroid = pts[cells[owner]].mean(axis=1)
     tau = pts[ends[:, 1]] - pts[ends[:, 0]]
     rel = centroid - pts[ends[:, 0]]
@@ -481,12 +485,14 @@ def finish_projection(
     xi: np.ndarray,
     dist: np.ndarray,
     foot: np.ndarray,
+    master_nodes: np.ndarray | None = None,
 ) -> Projection:
     """The :class:`Projection` of points on chosen segments.
 
     ``xs_all`` (n_seg, nn, 2) are the segments' node coordinates; per point,
     ``segment``, ``xi``, ``dist`` (+inf: no inside segment) and ``foot`` as
-    returned by the closest-point evaluation.
+    returned by the closest-point evaluation; ``master_nodes`` (optional)
+    the nodes of the segments, when every point has one.
     """
     kind, conn = surface.kind, surface.nodes
     n_q = len(points)
@@ -508,7 +514,8 @@ def finish_projection(
     gap = np.einsum("pj,pj->p", normal, points - foot)
     weights = line_shape(kind, xc)
     if all_found:
-        return Projection(seg, xc, gap, normal, tangent, conn[seg], weights, ~found)
+        nodes = conn[seg] if master_nodes is None else master_nodes
+        return Projection(seg, xc, gap, normal, tangent, nodes, weights, ~found)
     normal[~found] = 0.0
     tangent[~found] = 0.0
     weights[~found] = 0.0
