@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fem2d.contact.coulomb import natural_residual
-from fem2d.contact.kinematics import Kinematics, delassus
+from fem2d.contact.kinematics import Kinematics, delassus_diagonal
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution
 
 #: Floor of the force scale, so that an all-open step converges at once.
@@ -75,28 +75,57 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
     """
     n = len(status)
     lam = np.zeros(2 * n)
-    active = np.flatnonzero(status != OPEN)
-    n_a = len(active)
-    if not n_a:
+    system = _status_system(W, status, direction, mu)
+    if system is None:
         return lam
-    sticks = status[active] == STICK
-    stuck = active[sticks]
-    rows = np.concatenate((active, n + stuck))
-    W_rows = W[rows]
-    full = W_rows[:, rows]
-    if n_a > len(stuck):
-        slides = np.flatnonzero(~sticks)
-        sliding = active[slides]
-        factor = -mu * direction[sliding]
-        full[:, slides] += W_rows[:, n + sliding] * factor
+    rows, full, slides, slide_rows, factor = system
     try:
         z = np.linalg.solve(full, -e[rows])
     except np.linalg.LinAlgError:  # redundant links (e.g. two slave nodes on one point): least squares
         z = np.linalg.lstsq(full, -e[rows], rcond=None)[0]
     lam[rows] = z
-    if n_a > len(stuck):
-        lam[n + sliding] = factor * z[slides]
+    if slides is not None:
+        lam[slide_rows] = factor * z[slides]
     return lam
+
+
+#: W, the statuses and mu of the last :func:`_status_system`, and its result.
+_LAST_SYSTEM: tuple = (None, None, None)
+
+
+def _status_system(W: np.ndarray, status: np.ndarray, direction: np.ndarray, mu: float) -> tuple | None:
+    """The matrix of :func:`solve_statuses` and its index arrays: ``(rows,
+    matrix, slides, slide_rows, factor)``, None when no node is in contact.
+
+    The same statuses on the same W give the same system: it is kept for the
+    next call (the statuses of a sliding or resting block rarely change from
+    one step to the next, and W changes only with the pairing).
+    """
+    global _LAST_SYSTEM
+    key = (status.tobytes(), direction.tobytes(), mu)
+    last_w, last_key, system = _LAST_SYSTEM
+    if last_w is W and last_key == key:
+        return system
+    n = len(status)
+    active = np.flatnonzero(status != OPEN)
+    system = None
+    if len(active):
+        sticks = status[active] == STICK
+        stuck = active[sticks]
+        rows = np.concatenate((active, n + stuck))
+        W_rows = W[rows]
+        full = W_rows[:, rows]
+        slides = slide_rows = factor = None
+        if len(active) > len(stuck):
+            slides = np.flatnonzero(~sticks)
+            sliding = active[slides]
+            factor = -mu * direction[sliding]
+            full[:, slides] += W_rows[:, n + sliding] * factor
+            slide_rows = n + sliding
+        full.flags.writeable = False
+        system = (rows, full, slides, slide_rows, factor)
+    _LAST_SYSTEM = (W, key, system)
+    return system
 
 
 @dataclass
@@ -241,16 +270,14 @@ def linearise(
 ) -> Linearisation:
     """Pair at ``d`` and build the linear model of the step there."""
     kin = kinematics(d.reshape(-1, 2))
-    W = delassus(kin.B, problem.compliance)
+    W, diag, positive, safe = delassus_diagonal(kin.B, problem.compliance)
     x = kin.values()
     e = x + kin.B.dot(problem.d_free.ravel() - d)
-    diag = W.diagonal().copy()
-    positive = diag > 0.0
-    safe = np.where(positive, diag, 1.0)
     n = len(kin.weight)
     closing = float(np.where(positive[:n], -e[:n] / safe[:n], 0.0).max(initial=0.0))
-    w2 = None if (kin.weight == 1.0).all() else np.concatenate((kin.weight, kin.weight))
-    return Linearisation(d, kin, W, x, e, diag, safe, closing, w2, bool(kin.outside.any()))
+    w2 = None if kin.unit or (kin.weight == 1.0).all() else np.concatenate((kin.weight, kin.weight))
+    outside = bool(kin.outside.any()) if kin.any_outside is None else kin.any_outside
+    return Linearisation(d, kin, W, x, e, diag, safe, closing, w2, outside)
 
 
 def run(

@@ -100,7 +100,9 @@ class Kinematics:
     """Per slave node: ``gap``, ``slip`` (m), ``normal``, ``tangent``,
     ``outside`` (no master facing the node), ``weight`` (1 or m), and the
     rows ``B`` ((2 n_slave) rows: normal rows then tangential rows) of
-    :math:`(w g, w u)`; ``projection`` is the pairing of the slave nodes."""
+    :math:`(w g, w u)`; ``projection`` is the pairing of the slave nodes.
+    ``any_outside`` is ``outside.any()`` (None: not known yet) and ``unit``
+    says that every weight is 1."""
 
     gap: np.ndarray
     slip: np.ndarray
@@ -110,10 +112,15 @@ class Kinematics:
     weight: np.ndarray
     B: Rows
     projection: Projection
+    any_outside: bool | None = None
+    unit: bool = False
 
     def values(self) -> np.ndarray:
         r"""The weighted values :math:`(w g, w u)` (2 n,), zero where outside."""
-        if not self.outside.any():
+        outside = self.outside.any() if self.any_outside is None else self.any_outside
+        if not outside and self.unit:
+            return np.concatenate((self.gap, self.slip))
+        if not outside:
             return np.concatenate((self.weight * self.gap, self.weight * self.slip))
         inside = ~self.outside
         wg = np.where(inside, self.weight * np.where(inside, self.gap, 0.0), 0.0)
@@ -166,6 +173,16 @@ def _node_columns(master_nodes: np.ndarray) -> np.ndarray:
 
 #: ``np.arange(n)`` for the slave count of the last call (the slave nodes never pair with their own edges).
 _SLAVE_IDS = np.arange(0)
+#: ``np.ones(n)`` (read-only) for the slave count of the last call.
+_ONES = np.ones(0)
+
+
+def _unit_weights(n: int) -> np.ndarray:
+    global _ONES
+    if len(_ONES) != n:
+        _ONES = np.ones(n)
+        _ONES.flags.writeable = False
+    return _ONES
 
 
 def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
@@ -190,7 +207,8 @@ def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nda
     vals = (np.concatenate((coef, coef))[:, :, None] * frame[:, None, :]).reshape(2 * n_s, -1)
     B = Rows(_node_columns(proj.master_nodes), vals, 2 * zone.n_boundary)
     slip = _slips(proj, du, du[:n_s], outside)
-    return Kinematics(proj.gap, slip, proj.normal, proj.tangent, proj.outside, np.ones(n_s), B, proj)
+    weights = _unit_weights(n_s)
+    return Kinematics(proj.gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
 
 
 @lru_cache(maxsize=16)
@@ -241,7 +259,9 @@ def nodal_kinematics(
     """Weak-form kinematics with nodal integration: :math:`B_j = w_j G_j`."""
     kin = node_kinematics(problem, surface, d)
     B = kin.B.scaled(np.concatenate([weights, weights]))
-    return Kinematics(kin.gap, kin.slip, kin.normal, kin.tangent, kin.outside, weights, B, kin.projection)
+    return Kinematics(
+        kin.gap, kin.slip, kin.normal, kin.tangent, kin.outside, weights, B, kin.projection, kin.any_outside
+    )
 
 
 def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray, n_points: int) -> Kinematics:
@@ -302,8 +322,8 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     return Kinematics(gap, slip, normal, tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection)
 
 
-#: The compliance, its moving dofs, the key of the moving part of B and W of the last :func:`delassus`.
-_LAST: tuple = (None, None, None, None)
+#: The compliance, its moving dofs, the key of the moving part of B, W and its diagonal data of the last call.
+_LAST: tuple = (None, None, None, None, None)
 
 
 def delassus(B: Rows, compliance: np.ndarray) -> np.ndarray:
@@ -319,17 +339,27 @@ def delassus(B: Rows, compliance: np.ndarray) -> np.ndarray:
     slave rows). Costs :math:`O(n_{rows}\, n_{cols}\, m)` otherwise, m the
     padding width of B. The returned array is read-only.
     """
+    return delassus_diagonal(B, compliance)[0]
+
+
+def delassus_diagonal(B: Rows, compliance: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`delassus` with its diagonal: ``(W, diag, positive, safe)``, ``positive``
+    where the diagonal is > 0 and ``safe`` the diagonal with 1 elsewhere (all read-only)."""
     global _LAST
-    last_compliance, moving_dofs, last_key, last_w = _LAST
+    last_compliance, moving_dofs, last_key, last_w, last_diag = _LAST
     if last_compliance is not compliance:
         moving_dofs, last_key = np.diagonal(compliance) != 0.0, None
     moving = moving_dofs[B.cols]
     vals = np.where(moving, B.vals, 0.0)
     key = (np.where(moving, B.cols, -1).tobytes(), vals.tobytes())
     if last_key == key:
-        return last_w
+        return last_diag
     effective = Rows(B.cols, vals, B.n_cols)
     W = effective.times_transpose(effective.times(compliance))
-    W.flags.writeable = False
-    _LAST = (compliance, moving_dofs, key, W)
-    return W
+    diag = W.diagonal().copy()
+    positive = diag > 0.0
+    safe = np.where(positive, diag, 1.0)
+    for array in (W, diag, positive, safe):
+        array.flags.writeable = False
+    _LAST = (compliance, moving_dofs, key, W, (W, diag, positive, safe))
+    return W, diag, positive, safe

@@ -332,6 +332,7 @@ def _closest_xi(kind: str, xs: np.ndarray, q: np.ndarray) -> np.ndarray:
         return xi
     d2 = _second_derivative(kind)
     x2 = np.einsum("a,paj->pj", d2, xs)
+    running = np.ones(len(xi), dtype=bool)
     for _ in range(30):
         xi = np.clip(xi, -3.0, 3.0)
         x = np.einsum("pa,paj->pj", line_shape(kind, xi), xs)
@@ -340,9 +341,11 @@ def _closest_xi(kind: str, xs: np.ndarray, q: np.ndarray) -> np.ndarray:
         f = np.einsum("pj,pj->p", r, x1)
         df = np.einsum("pj,pj->p", x1, x1) + np.einsum("pj,pj->p", r, x2)
         step = f / np.where(np.abs(df) > 0.0, df, 1.0)
-        xi = xi - step
+        # each pair stops at its own convergence, so that its result does not depend on the other pairs
+        xi = np.where(running, xi - step, xi)
         # points that leave [-2, 2] are outside this segment: no need to converge them
-        if np.all((np.abs(step) < 1e-14) | (np.abs(xi) > 2.0)):
+        running &= ~((np.abs(step) < 1e-14) | (np.abs(xi) > 2.0))
+        if not running.any():
             break
     return xi
 
