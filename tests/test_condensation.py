@@ -1,0 +1,141 @@
+"""The boundary condensation C = S K_eff^-1 S^T and the factorise-once contract of the Newmark stepper."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import fem2d
+from fem2d.cases import load_case
+from fem2d.dynamics import condensation
+from fem2d.dynamics.condensation import BoundaryCondensation
+from fem2d.dynamics.newmark import ContactCoupling, NewmarkStepper, integrate
+from fem2d.linalg import get_solver, solver_names
+from fem2d.linalg.base import SolverBackend
+from fem2d.model import build_system
+from fem2d.runs.direct import formulation_options, scheme_of
+
+DT = 0.01
+
+
+def dense_k_eff(case, system, dt):
+    return (system.K_free + system.M_free * (scheme_of(case).mass_factor / dt**2)).toarray()
+
+
+@pytest.fixture(scope="module")
+def block():
+    """SDNV104 A at level 0 (72 free dofs, 6 slave nodes on a fixed master) and its dense K_eff."""
+    case = load_case("sdnv104a")
+    system, _ = build_system(case)
+    return case, system, dense_k_eff(case, system, DT)
+
+
+def boundary_index(system):
+    zone = system.zones[0]
+    dofs = (2 * zone.boundary_nodes[:, None] + np.arange(2)).ravel()
+    return system.free_index[dofs]
+
+
+@pytest.mark.parametrize("dt", [1e-3, DT])
+@pytest.mark.parametrize("solver", solver_names(installed_only=True))
+def test_compliance_is_the_boundary_block_of_the_inverse(block, solver, dt):
+    case, system, _ = block
+    k_eff = dense_k_eff(case, system, dt)
+    index = boundary_index(system)
+    cond = BoundaryCondensation(get_solver(solver).factorize(k_eff), index, len(k_eff))
+    inverse = np.linalg.inv(k_eff)
+    active = index >= 0
+    expected = np.zeros((len(index), len(index)))
+    expected[np.ix_(active, active)] = inverse[np.ix_(index[active], index[active])]
+    assert (~active).any() and active.any()  # the fixed master's dofs are boundary dofs too
+    # 1e-12 of the largest entry, or the round-off the conditioning allows (cond 1.4e5 at dt = 0.01)
+    condition = np.linalg.cond(k_eff)
+    assert dt == DT or condition < 1e4
+    scale = np.abs(expected).max()
+    np.testing.assert_allclose(cond.compliance, expected, rtol=0, atol=max(1e-12, 1e-16 * condition) * scale)
+    np.testing.assert_array_equal(cond.compliance, cond.compliance.T)
+    assert not cond.compliance[~active].any() and not cond.compliance[:, ~active].any()
+
+
+def test_forces_applied_through_z_or_a_back_substitution_agree(block, monkeypatch):
+    _, system, k_eff = block
+    index = boundary_index(system)
+    factor = get_solver("superlu").factorize(k_eff)
+    stored = BoundaryCondensation(factor, index, len(k_eff))
+    monkeypatch.setattr(condensation, "Z_STORE_LIMIT", 0)
+    solved = BoundaryCondensation(factor, index, len(k_eff))
+    assert stored.Z is not None and solved.Z is None
+    np.testing.assert_array_equal(stored.compliance, solved.compliance)
+    p = np.random.default_rng(0).normal(0.0, 1e4, len(index))
+    expected = np.linalg.solve(k_eff, stored.force(p))
+    for cond in (stored, solved):
+        np.testing.assert_allclose(cond.apply(p), expected, rtol=0, atol=1e-12 * np.abs(expected).max())
+    np.testing.assert_allclose(stored.apply(p), solved.apply(p), rtol=0, atol=1e-13 * np.abs(expected).max())
+    # S^T p: boundary forces on their free dofs, those on prescribed dofs dropped
+    force = stored.force(p)
+    active = index >= 0
+    np.testing.assert_array_equal(force[index[active]], p[active])
+    assert np.count_nonzero(force) == np.count_nonzero(p[active])
+    # boundary values read the free dofs and the prescribed values
+    u = np.random.default_rng(1).normal(size=len(k_eff))
+    prescribed = np.where(active, 0.0, 7.0)
+    values = stored.boundary_values(u, prescribed)
+    np.testing.assert_array_equal(values[active], u[index[active]])
+    np.testing.assert_array_equal(values[~active], 7.0)
+
+
+class Counting:
+    """A solver backend that counts its factorisations (and delegates to SuperLU)."""
+
+    def __init__(self):
+        self.count = 0
+        self.sizes = []
+
+    def backend(self) -> SolverBackend:
+        superlu = get_solver("superlu")
+
+        def factorize(matrix):
+            self.count += 1
+            return superlu.factorize_fn(matrix)
+
+        return dataclasses.replace(superlu, name="counting", factorize_fn=factorize)
+
+
+class FailOnce:
+    """A formulation that reports non-convergence the n-th time it is called (the step is then cut)."""
+
+    def __init__(self, formulation, fail_at: int):
+        self.inner, self.fail_at, self.calls = formulation, fail_at, 0
+        self.name = formulation.name
+
+    def initial_state(self, zone):
+        return self.inner.initial_state(zone)
+
+    def solve(self, problem, state):
+        self.calls += 1
+        sol = self.inner.solve(problem, state)
+        return dataclasses.replace(sol, converged=False) if self.calls == self.fail_at else sol
+
+
+def test_factorisation_happens_once_per_step_size_however_many_newton_iterations(block):
+    from fem2d.contact import make_formulation
+
+    case, system, _ = block
+    counting = Counting()
+    formulation = FailOnce(make_formulation("lagrange", **formulation_options(case, system)), fail_at=12)
+    coupling = ContactCoupling(system, system.zones[0], formulation)
+    stepper = NewmarkStepper(system, scheme_of(case), counting.backend(), coupling)
+    state = stepper.initial_state()
+    integrate(stepper, state, 0.3, DT, lambda previous, new: None, cut_factor=5)
+    c = stepper.counters
+    assert c.cuts == 1 and c.steps == 29 + 5
+    # two step sizes (0.01 and the cut 0.002): two factorisations and two condensations, no more
+    assert counting.count == c.factorizations == 2
+    assert len(coupling._condensations) == 2
+    assert c.newton_iterations > c.steps  # several contact iterations in some steps, on the same factors
+
+
+def test_a_default_run_factorises_once():
+    t = fem2d.run("sdnv104a", ["time.end=1.0"]).timing
+    assert t["factorizations"] == 1 and t["step_cuts"] == 0
+    assert t["newton_iterations"] >= t["steps"]
