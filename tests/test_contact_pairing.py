@@ -106,3 +106,18 @@ def test_a_block_sliding_across_master_segments_is_the_same_with_and_without_reu
     for key in ("u", "v", "slave_normal_force", "slave_tangential_force", "slave_gap"):
         np.testing.assert_allclose(reused.histories[key], searched.histories[key], rtol=1e-12, atol=1e-12 * 7e4)
     assert reused.timing["newton_iterations"] == searched.timing["newton_iterations"]
+
+
+@pytest.mark.parametrize("kind", ["seg2", "seg3"])
+def test_the_tree_and_all_pairs_searches_agree(kind, monkeypatch):
+    from fem2d.contact import search
+
+    rng = np.random.default_rng(5)
+    mx = np.concatenate([np.linspace(-1.0, 1.0, 17), [4.0, 4.5], np.linspace(5.0, 8.0, 13)])
+    zone = line_zone(mx if kind == "seg2" else mx[:-1], kind, 0.1)
+    surface = master_surface(zone, orientation="left")
+    points = np.stack([rng.uniform(-1.5, 8.5, 500), rng.uniform(-0.3, 0.6, 500)], axis=1)
+    monkeypatch.setattr(search, "ALL_PAIRS", 0)
+    tree = project(surface, zone.reference, points)
+    monkeypatch.setattr(search, "ALL_PAIRS", 10**9)
+    assert_same_projection(project(surface, zone.reference, points), tree)

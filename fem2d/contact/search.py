@@ -386,6 +386,8 @@ def _evaluate_seg2(
 
 #: Nearest segment centres tried first (the rest only when they could be closer).
 K_NEAREST = 4
+#: Up to this many (point, segment) pairs, every pair is evaluated (vectorised) instead of querying a tree.
+ALL_PAIRS = 4096
 
 
 def project(
@@ -396,7 +398,9 @@ def project(
 ) -> Projection:
     r"""Project query points on the master surface (closest point).
 
-    Candidates: the :data:`K_NEAREST` segments whose bounding-circle
+    Small problems (at most :data:`ALL_PAIRS` point-segment pairs, or
+    :data:`K_NEAREST` segments) evaluate every pair. Otherwise,
+    candidates: the :data:`K_NEAREST` segments whose bounding-circle
     centres are nearest (one vectorised :class:`~scipy.spatial.cKDTree`
     query). A point is settled when its best inside candidate, at distance
     :math:`\delta`, cannot be beaten by any other segment: the next centre
@@ -431,8 +435,9 @@ def project(
     kind, conn = surface.kind, surface.nodes
     n_seg, n_q = len(conn), len(points)
     xs_all = coords[conn]
-    k = min(K_NEAREST, n_seg)
-    if n_seg <= K_NEAREST:  # the k nearest are all the segments: no index needed
+    use_tree = n_seg > K_NEAREST and n_seg * n_q > ALL_PAIRS
+    k = min(K_NEAREST, n_seg) if use_tree else n_seg
+    if not use_tree:  # every segment is a candidate: no index needed
         near = np.broadcast_to(np.arange(n_seg), (n_q, n_seg))
     else:
         from scipy.spatial import cKDTree  # lazily: scipy.spatial costs ~0.1 s to import
@@ -453,7 +458,7 @@ def project(
     best_xi = xi[rows_all, pick]
     best_dist = dist[rows_all, pick]
     best_foot = foot[rows_all, pick]
-    if n_seg > K_NEAREST:
+    if use_tree:
         unsettled = np.flatnonzero(~(near_d[:, k] > best_dist + r_max))
         if len(unsettled):
             reach = np.where(np.isfinite(best_dist[unsettled]), best_dist[unsettled], 2.0 * r_max) + r_max

@@ -212,6 +212,11 @@ class NewmarkStepper:
             f.flags.writeable = False
         return f
 
+    @property
+    def step_sizes(self) -> int:
+        """How many distinct step sizes were factorised (one factorisation each)."""
+        return len(self._factors)
+
     def factor(self, dt: float) -> Factorization:
         """The factorised K_eff for step dt (computed once per dt)."""
         if dt not in self._factors:

@@ -83,6 +83,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         "step_cuts": counters.cuts,
         "newton_iterations": counters.newton_iterations,
         "factorizations": counters.factorizations,
+        "step_sizes": stepper.step_sizes,
         "factorization_s": counters.factorization_s,
         "condensation_s": counters.condensation_s,
         "contact_s": counters.contact_s,
@@ -90,6 +91,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         "integration_s": time.perf_counter() - t_start - t_model,
         "n_dofs": int(system.n_dofs),
         "n_free_dofs": int(len(system.free)),
+        "n_slave": int(system.zones[0].n_slave) if system.zones else 0,
     }
     fields = {"system": system, "final_state": final, "info": info}
     if history.snapshot_every:
