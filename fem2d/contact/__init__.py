@@ -20,12 +20,11 @@ Every formulation also takes ``tolerance``, ``max_iter`` and ``orientation``.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import numbers
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from fem2d.contact.continuous import ContinuousFormulation
-from fem2d.contact.lagrange import LagrangeFormulation
-from fem2d.contact.penalty import PenaltyFormulation
 from fem2d.contact.problem import (
     OPEN,
     SLIP,
@@ -38,12 +37,38 @@ from fem2d.contact.problem import (
 )
 from fem2d.errors import InputError
 
-#: Registered formulations, by the name a case gives in ``contact.method``.
-FORMULATIONS: dict[str, type] = {
-    "lagrange": LagrangeFormulation,
-    "penalty": PenaltyFormulation,
-    "continuous": ContinuousFormulation,
+#: Where each formulation lives, by the name a case gives in ``contact.method``.
+_FORMULATION_CLASSES = {
+    "lagrange": ("fem2d.contact.lagrange", "LagrangeFormulation"),
+    "penalty": ("fem2d.contact.penalty", "PenaltyFormulation"),
+    "continuous": ("fem2d.contact.continuous", "ContinuousFormulation"),
 }
+
+
+class _Formulations(Mapping):
+    """Name -> formulation class, each module imported when first asked for
+    (a run compiles and imports only the method it uses)."""
+
+    def __getitem__(self, name: str) -> type:
+        module, cls = _FORMULATION_CLASSES[name]
+        return getattr(importlib.import_module(module), cls)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_FORMULATION_CLASSES)
+
+    def __len__(self) -> int:
+        return len(_FORMULATION_CLASSES)
+
+
+#: Registered formulations, by the name a case gives in ``contact.method``.
+FORMULATIONS: Mapping[str, type] = _Formulations()
+
+
+def __getattr__(name: str) -> type:
+    for module, cls in _FORMULATION_CLASSES.values():
+        if cls == name:
+            return getattr(importlib.import_module(module), cls)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: Options that must be positive numbers when given (None means "default").
 _POSITIVE = {"tolerance", "e_n", "e_t", "thickness", "penalty_factor", "rho_n", "rho_t"}

@@ -207,26 +207,27 @@ class PenaltyFormulation:
         # nothing can touch yet (no node faces the master): any value does for this step
         e_n, e_t = frozen if frozen is not None else (1.0, 1.0)
 
-        def evaluate(L: active_set.Linearisation, lam: np.ndarray) -> tuple[PenaltyLaw, float, float]:
+        def evaluate(L: active_set.Linearisation, lam: np.ndarray) -> tuple[PenaltyLaw, float, float, np.ndarray]:
             """The law on the linear model at lam; its fixed-point residual and
             the model's mismatch with the paired kinematics, as fractions of
-            their tolerances (force scale, length tolerance)."""
-            lin = L.e + L.W @ lam
-            law = penalty_law(np.where(L.kin.outside, np.inf, lin[:n]), lin[n:], anchor, e_n, e_t, mu)
-            scale = max(float(np.max(np.abs(law.lam), initial=0.0)), float(np.max(np.abs(lam), initial=0.0)))
+            their tolerances (force scale, length tolerance); the model's values."""
+            lin = L.e + L.W.dot(lam)
+            gap = np.where(L.kin.outside, np.inf, lin[:n]) if L.outside else lin[:n]
+            law = penalty_law(gap, lin[n:], anchor, e_n, e_t, mu)
+            scale = max(float(np.abs(law.lam).max(initial=0.0)), float(np.abs(lam).max(initial=0.0)))
             # the law multiplies gap round-off by the penalty: a floor on the force tolerance
             force_tol = max(self.tolerance * max(scale, active_set.TINY), max(e_n, e_t) * floor)
             length_tol = active_set.length_tolerance(floor, force_tol, compliance)
-            fixed_point = float(np.max(np.abs(law.lam - lam), initial=0.0)) / force_tol
-            mismatch = float(np.max(np.abs(lin - L.x), initial=0.0)) / length_tol
-            return law, fixed_point, mismatch
+            fixed_point = float(np.abs(law.lam - lam).max(initial=0.0)) / force_tol
+            mismatch = float(np.abs(lin - L.x).max(initial=0.0)) / length_tol
+            return law, fixed_point, mismatch, lin
 
         iterations, repairings, residual, converged = 0, 0, np.inf, False
         first = True
         seen: set[bytes] = set()
         piece = (np.full(n, OPEN), np.zeros(n))  # statuses of the last Newton tangent
         while True:
-            law, fixed_point, mismatch = evaluate(L, lam)
+            law, fixed_point, mismatch, lin = evaluate(L, lam)
             residual = self.tolerance * max(fixed_point, mismatch)
             if residual <= self.tolerance:
                 converged = True
@@ -240,7 +241,7 @@ class PenaltyFormulation:
                 continue
             if iterations == self.max_iter:
                 break
-            warm = first and bool(np.any(state.status != OPEN))
+            warm = first and bool((state.status != OPEN).any())
             first = False
             if warm:
                 status, direction = state.status, state.direction
@@ -255,9 +256,14 @@ class PenaltyFormulation:
             c, D = affine_pieces(status, direction, anchor, e_n, e_t, mu)
             lam = newton_step(L.W, L.e, c, D, status)
             iterations += 1
+        # law and lin are the last evaluation's, at (L, lam): every exit above follows it
         kin = L.kin
         p = kin.B.transpose_dot(lam)
-        law = evaluate(L, lam)[0]
+        if kin.unit:
+            gap = np.where(kin.outside, np.inf, lin[:n]) if L.outside else lin[:n]
+            slip = lin[n:]
+        else:
+            gap, slip = active_set.model_values(L, lam)
         lam_n, lam_t = lam[:n], lam[n:]
         weights = slave_weights(zone)
         pressure = np.where(weights > 0.0, lam_n / np.where(weights > 0.0, weights, 1.0), 0.0)
@@ -271,9 +277,8 @@ class PenaltyFormulation:
             direction=law.direction,
             normal_force=lam_n.copy(),
             pressure=pressure,
-            penetration=float(np.max(-np.where(kin.outside, 0.0, active_set.model_values(L, lam)[0]), initial=0.0)),
+            penetration=float((-np.where(kin.outside, 0.0, gap)).max(initial=0.0)),
         )
-        gap, slip = active_set.model_values(L, lam)
         loop = active_set.LoopResult(
             lam, p, kin, law.status, law.direction, iterations, converged, float(residual), gap, slip
         )
