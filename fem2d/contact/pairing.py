@@ -54,6 +54,8 @@ REUSE = True
 BOUND_BLOCK = 2**18
 #: Largest sum of |N_a| over a segment: how far a segment moves when its nodes move by 1.
 _SPREAD = {"seg2": 1.0, "seg3": 1.25}
+#: Relative margin taken off the bounds, for their round-off (a near-tie is left to the search).
+MARGIN = 1e-12
 
 
 @dataclass(frozen=True)
@@ -131,7 +133,8 @@ def other_segment_bound(
     included); SEG3: the distance to the triangle of its Bezier control
     points (which holds the curve; the chord for a straight SEG3).
     Segments holding the point's ``exclude`` node are left out. +inf when
-    there is no other segment; -inf for points without a segment.
+    there is no other segment; -inf for points without a segment. The
+    bounds are lowered by the relative :data:`MARGIN`.
     """
     kind, conn = surface.kind, surface.nodes
     n_q, n_seg = len(points), len(conn)
@@ -153,7 +156,7 @@ def other_segment_bound(
             mine = np.any(conn[None, :, :] == np.asarray(exclude)[start : start + block, None, None], axis=2)
             dist[mine] = np.inf
         reach[start : start + block] = np.minimum(reach[start : start + block], dist.min(axis=1))
-    return reach
+    return reach * (1.0 - MARGIN)
 
 
 def _reuse(
