@@ -60,7 +60,9 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
     Parameters
     ----------
     W
-        Condensed operator (2n, 2n), normal block first.
+        Condensed operator (2n, 2n), normal block first. The system built
+        from it is kept for the next call with the same array and statuses:
+        W must not be modified in place between calls.
     e
         Weighted gaps and slips at :math:`\lambda = 0` (2n,).
     status, direction

@@ -322,8 +322,8 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     return Kinematics(gap, slip, normal, tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection)
 
 
-#: The compliance, its moving dofs, the key of the moving part of B, W and its diagonal data of the last call.
-_LAST: tuple = (None, None, None, None, None)
+#: The compliance, its moving dofs, the key of the moving part of B and the result of the last call.
+_LAST: tuple = (None, None, None, None)
 
 
 def delassus(B: Rows, compliance: np.ndarray) -> np.ndarray:
@@ -346,14 +346,14 @@ def delassus_diagonal(B: Rows, compliance: np.ndarray) -> tuple[np.ndarray, np.n
     """:func:`delassus` with its diagonal: ``(W, diag, positive, safe)``, ``positive``
     where the diagonal is > 0 and ``safe`` the diagonal with 1 elsewhere (all read-only)."""
     global _LAST
-    last_compliance, moving_dofs, last_key, last_w, last_diag = _LAST
+    last_compliance, moving_dofs, last_key, last_result = _LAST
     if last_compliance is not compliance:
         moving_dofs, last_key = np.diagonal(compliance) != 0.0, None
     moving = moving_dofs[B.cols]
     vals = np.where(moving, B.vals, 0.0)
     key = (np.where(moving, B.cols, -1).tobytes(), vals.tobytes())
     if last_key == key:
-        return last_diag
+        return last_result
     effective = Rows(B.cols, vals, B.n_cols)
     W = effective.times_transpose(effective.times(compliance))
     diag = W.diagonal().copy()
@@ -361,5 +361,5 @@ def delassus_diagonal(B: Rows, compliance: np.ndarray) -> tuple[np.ndarray, np.n
     safe = np.where(positive, diag, 1.0)
     for array in (W, diag, positive, safe):
         array.flags.writeable = False
-    _LAST = (compliance, moving_dofs, key, W, (W, diag, positive, safe))
+    _LAST = (compliance, moving_dofs, key, (W, diag, positive, safe))
     return W, diag, positive, safe
