@@ -179,22 +179,30 @@ _ONES = np.ones(0)
 
 def _unit_weights(n: int) -> np.ndarray:
     global _ONES
-    if len(_ONES) != n:
-        _ONES = np.ones(n)
-        _ONES.flags.writeable = False
-    return _ONES
+    ones = _ONES  # one read: another thread may replace the global
+    if len(ones) != n:
+        ones = np.ones(n)
+        ones.flags.writeable = False
+        _ONES = ones
+    return ones
+
+
+def _slave_ids(n: int) -> np.ndarray:
+    global _SLAVE_IDS
+    ids = _SLAVE_IDS
+    if len(ids) != n:
+        ids = np.arange(n)
+        ids.flags.writeable = False
+        _SLAVE_IDS = ids
+    return ids
 
 
 def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
     """Node-to-segment kinematics of the slave nodes (weights 1)."""
-    global _SLAVE_IDS
     zone = problem.zone
     n_s = zone.n_slave
-    if len(_SLAVE_IDS) != n_s:
-        _SLAVE_IDS = np.arange(n_s)
-        _SLAVE_IDS.flags.writeable = False
     coords = zone.reference + d
-    proj = pair(surface, coords, coords[:n_s], exclude=_SLAVE_IDS)
+    proj = pair(surface, coords, coords[:n_s], exclude=_slave_ids(n_s))
     outside = bool(proj.outside.any())
     du = d - problem.d_start
     # rows: +1 at the slave node, -N_a at the segment's nodes, times n (normal rows) or t (tangential rows)
@@ -243,8 +251,9 @@ def slave_weights(zone: ContactZone) -> np.ndarray:
     read-only: it is kept for the next call on the same zone (every step).
     """
     global _WEIGHTS
-    if _WEIGHTS[0] is zone:
-        return _WEIGHTS[1]
+    last_zone, last = _WEIGHTS  # one read: another thread may replace the global
+    if last_zone is zone:
+        return last
     phi, omega = _edge_quadrature(zone, 3)
     weights = np.zeros(zone.n_slave)
     np.add.at(weights, zone.slave_local, np.einsum("eq,qa->ea", omega, phi))
