@@ -44,9 +44,9 @@ def test_average_acceleration_conserves_energy_over_1000_steps():
 
 def test_energy_conservation_on_an_elastic_body():
     """The same on a finite-element model (the SDNV104 block on rollers, springs,
-    no friction). The tolerance is looser than for one dof: the elastic energy
-    1/2 u^T K u of an 8 m rigid translation through K ~ 1e11 N/m carries ~1e-2 J
-    of round-off (K u is ~1e-4 N per dof instead of 0), i.e. ~1e-8 of the work."""
+    no friction). The tolerance is looser than for one dof: the block slides
+    8 m through K ~ 1e11 N/m, so even the accumulated internal force K u
+    carries round-off (computed afresh, 1/2 u^T K u would carry ~1e-2 J)."""
     from fem2d.cases import load_case
     from fem2d.dynamics.history import DirectHistory
     from fem2d.model import build_system
@@ -64,7 +64,7 @@ def test_energy_conservation_on_an_elastic_body():
     integrate(stepper, state, 1.0, 0.001, history.on_step)
     series = history.arrays()
     assert series["work_loads"][-1] > 1e6
-    assert np.abs(series["energy_residual"]).max() < 5e-8 * series["work_loads"][-1]
+    assert np.abs(series["energy_residual"]).max() < 1e-9 * series["work_loads"][-1]
 
 
 @pytest.mark.parametrize("beta", [0.25, 0.3025, 0.4225])
@@ -157,12 +157,13 @@ def test_observed_orders(scheme, order):
 def test_generalized_alpha_spectral_radius_at_infinity(rho_inf):
     """A mode with w dt = 1e4 decays by rho_inf per step. The eigenvalue is
     triple there (amplitude ~ n^2 rho^n), so the ratio per step over steps
-    60..80 lies between rho_inf and (1 + 2/60) rho_inf."""
+    20..40 lies between rho_inf and 2^(1/10) rho_inf (and the amplitude,
+    0.5^40 ~ 1e-12 of the initial one at worst, stays above round-off)."""
     m, k, dt = 1.0, 1e8, 1.0  # w dt = 1e4
-    rows, _ = _run(oscillator(m, k, v0=1.0), NewmarkScheme.generalized_alpha(rho_inf), dt=dt, n_steps=80)
+    rows, _ = _run(oscillator(m, k, v0=1.0), NewmarkScheme.generalized_alpha(rho_inf), dt=dt, n_steps=40)
     amplitude = np.sqrt(m * rows[:, 2] ** 2 + k * rows[:, 1] ** 2)
     if rho_inf == 0.0:
         assert amplitude[3] < 1e-6 * amplitude[0]
         return
-    ratio = (amplitude[80] / amplitude[60]) ** (1 / 20)
-    assert rho_inf * (1 - 1e-6) <= ratio <= rho_inf * (1 + 2 / 60)
+    ratio = (amplitude[40] / amplitude[20]) ** (1 / 20)
+    assert rho_inf * (1 - 1e-6) <= ratio <= rho_inf * 2 ** 0.1

@@ -40,7 +40,11 @@ penetration is a hundredth of the local elastic deformation, about 1e-9 m
 for SDNV104 (7e4 N on 6 nodes), the nodal forces differ from the Lagrange
 ones by about 0.2 %, and the penetration shrinks with the mesh like the
 discretisation error (:math:`F/E_N \propto p\,h/E`). ``e_t`` defaults to
-``e_n``. The coefficients are frozen in the state at the first step.
+``e_n``. A default coefficient is shared out over the slave nodes in
+proportion to their integration weights (mean 1: a QUAD8 corner node gets a
+quarter of a mid-side node's), so that a uniform pressure penetrates
+uniformly; given coefficients apply to every node as given, as code_aster's
+E_N and E_T do. The coefficients are frozen in the state at the first step.
 """
 
 from __future__ import annotations
@@ -170,13 +174,22 @@ class PenaltyFormulation:
             master_surface(zone, self.orientation), zeros, None, None, np.full(n, OPEN), zeros, zeros, zeros
         )
 
-    def coefficients(self, compliance: float) -> tuple[float, float] | None:
+    def coefficients(
+        self, compliance: float, weights: np.ndarray | None = None
+    ) -> tuple[float | np.ndarray, float | np.ndarray] | None:
         """(e_n, e_t) in N/m: given, or the defaults of the module docstring.
 
         ``compliance`` is the local compliance of the slave boundary
         (:func:`fem2d.contact.active_set.local_compliance`, m/N; 0 when no
         slave edge faces the master). None when the default cannot be
         measured yet (no material given, nothing facing the master).
+
+        A default coefficient is per node, proportional to the node's
+        integration weight ``weights`` (its share of the slave surface,
+        mean 1): a uniform pressure then penetrates uniformly, so QUAD8
+        corner and mid-side nodes (weights L/6 and 2L/3) carry the same
+        pressure, as with the Lagrange methods. Given coefficients are
+        applied to every node as given (code_aster's E_N, E_T).
         """
         e_n = self.e_n
         if e_n is None:
@@ -186,6 +199,10 @@ class PenaltyFormulation:
                 e_n = self.penalty_factor / compliance
             else:
                 return None
+            if weights is not None and weights.mean() > 0.0:
+                e_n = e_n * weights / weights.mean()
+                return e_n, (e_n if self.e_t is None else float(self.e_t))
+            return float(e_n), float(self.e_t if self.e_t is not None else e_n)
         return float(e_n), float(self.e_t if self.e_t is not None else e_n)
 
     def solve(self, problem: CondensedProblem, state: PenaltyState) -> ContactSolution:
@@ -203,7 +220,7 @@ class PenaltyFormulation:
         L = active_set.linearise(problem, kin_of, problem.d_start.ravel())
         compliance = active_set.local_compliance(L, zone.slave_local)
         floor = active_set.length_floor(problem)
-        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance)
+        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance, slave_weights(zone))
         # nothing can touch yet (no node faces the master): any value does for this step
         e_n, e_t = frozen if frozen is not None else (1.0, 1.0)
 
@@ -216,7 +233,7 @@ class PenaltyFormulation:
             law = penalty_law(gap, lin[n:], anchor, e_n, e_t, mu)
             scale = max(float(np.abs(law.lam).max(initial=0.0)), float(np.abs(lam).max(initial=0.0)))
             # the law multiplies gap round-off by the penalty: a floor on the force tolerance
-            force_tol = max(self.tolerance * max(scale, active_set.TINY), max(e_n, e_t) * floor)
+            force_tol = max(self.tolerance * max(scale, active_set.TINY), max(np.max(e_n), np.max(e_t)) * floor)
             length_tol = active_set.length_tolerance(floor, force_tol, compliance)
             fixed_point = float(np.abs(law.lam - lam).max(initial=0.0)) / force_tol
             mismatch = float(np.abs(lin - L.x).max(initial=0.0)) / length_tol

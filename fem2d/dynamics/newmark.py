@@ -99,7 +99,9 @@ class NewmarkScheme:
 @dataclass
 class StepState:
     """The state at time t on the free dofs; ``contact`` is the formulation's history
-    and ``contact_force`` the free-dof contact force vector at t."""
+    and ``contact_force`` the free-dof contact force vector at t;
+    ``internal_force`` is K u, accumulated step by step (see
+    :meth:`NewmarkStepper.step`)."""
 
     t: float
     u: np.ndarray
@@ -108,6 +110,7 @@ class StepState:
     contact: Any = None
     contact_force: np.ndarray | None = None
     solution: ContactSolution | None = None
+    internal_force: np.ndarray | None = None
 
 
 class StepFailed(Exception):
@@ -160,7 +163,8 @@ class ContactCoupling:
     def solve(
         self, dt: float, factor: Factorization, u_start: np.ndarray, u_free: np.ndarray, state: Any, counters: Counters
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
-        """Contact-corrected displacement, free-dof contact force, and the solution."""
+        """The displacement correction ``K_eff^-1 S^T p`` of the contact forces,
+        the free-dof contact force ``S^T p``, and the solution."""
         cond = self.condensation(dt, factor, len(u_free), counters)
         problem = CondensedProblem(
             zone=self.zone,
@@ -176,7 +180,7 @@ class ContactCoupling:
         if not sol.converged:
             raise StepFailed(sol.residual, sol.iterations)
         p = sol.forces.ravel()
-        return u_free + cond.apply(p), cond.force(p), sol
+        return cond.apply(p), cond.force(p), sol
 
 
 class NewmarkStepper:
@@ -240,7 +244,8 @@ class NewmarkStepper:
         rhs = self.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
         a = self.backend.factorize(s.M_free).solve(rhs) if np.any(rhs) else np.zeros(n)
         contact = self.contact.initial_state() if self.contact is not None else None
-        return StepState(t0, u, v, a, contact, np.zeros(n) if self.contact is not None else None)
+        contact_force = np.zeros(n) if self.contact is not None else None
+        return StepState(t0, u, v, a, contact, contact_force, internal_force=s.K_free @ u)
 
     def step(self, state: StepState, dt: float, t_new: float | None = None) -> StepState:
         """Advance by dt (to ``t_new``, which absorbs round-off in the time
@@ -257,29 +262,40 @@ class NewmarkStepper:
         sc = self.scheme
         b, g, am, af = sc.beta, sc.gamma, sc.alpha_m, sc.alpha_f
         s = self.system
-        u_pred = state.u + dt * state.v + dt * dt * (0.5 - b) * state.a
-        v_pred = state.v + dt * (1.0 - g) * state.a
         t_new = state.t + dt if t_new is None else t_new
-        rhs = self.force_free(t_new) + s.M_free @ (u_pred * (sc.mass_factor / (dt * dt)))
+        # Solve for the increment du = u_{n+1} - u_n with the internal force
+        # K u_n carried from step to step: K u_n of a body that has slid 15 m
+        # is a difference of terms of 1e11 N/m x 15 m, whose round-off
+        # (~1e-4 N) would be felt by the contact forces of a stiff body; K du
+        # is 100 times smaller.
+        f_int = state.internal_force if state.internal_force is not None else s.K_free @ state.u
+        du_pred = dt * state.v + dt * dt * (0.5 - b) * state.a
+        v_pred = state.v + dt * (1.0 - g) * state.a
+        rhs = self.force_free(t_new) - f_int + s.M_free @ (du_pred * (sc.mass_factor / (dt * dt)))
         if af or am:
             w = af / (1.0 - af)
-            rhs += w * (self.force_free(state.t) - s.K_free @ state.u)
+            rhs += w * (self.force_free(state.t) - f_int)
             rhs -= s.M_free @ (state.a * (am / (1.0 - af)))
             if state.contact_force is not None:
                 rhs += w * state.contact_force
         if s.C_free is not None:
-            rhs += s.C_free @ (g / (b * dt) * u_pred - v_pred - (af / (1.0 - af)) * state.v)
+            rhs += s.C_free @ (g / (b * dt) * du_pred - v_pred - (af / (1.0 - af)) * state.v)
         factor = self.factor(dt)
         t0 = time.perf_counter()
-        u = factor.solve(rhs)
+        du = factor.solve(rhs)
         self.counters.solve_s += time.perf_counter() - t0
         contact_state, contact_force, solution = state.contact, None, None
         if self.contact is not None:
-            u, contact_force, solution = self.contact.solve(dt, factor, state.u, u, state.contact, self.counters)
+            correction, contact_force, solution = self.contact.solve(
+                dt, factor, state.u, state.u + du, state.contact, self.counters
+            )
+            du = du + correction
             contact_state = solution.state
-        a = (u - u_pred) / (b * dt * dt)
+        a = (du - du_pred) / (b * dt * dt)
         v = v_pred + g * dt * a
-        return StepState(t_new, u, v, a, contact_state, contact_force, solution)
+        return StepState(
+            t_new, state.u + du, v, a, contact_state, contact_force, solution, f_int + s.K_free @ du
+        )
 
 
 def integrate(
