@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 
-def _num(x: Any) -> str:
+def number(x: Any) -> str:
+    """A value for a table: 10 significant digits, '-' for a missing one."""
     if x is None:
         return "-"
     if isinstance(x, float):
-        return f"{x:.10g}"
+        return "nan" if not math.isfinite(x) else f"{x:.10g}"
     return str(x)
 
 
@@ -18,31 +20,31 @@ def format_quantities(result) -> str:
     """One line per quantity of a run."""
     lines = [f"{result.case.name}: {result.case.settings['case'].get('title', '')}"]
     for name, value in result.quantities.items():
-        lines.append(f"  {name:<24s} {_num(value)}")
+        lines.append(f"  {name:<24s} {number(value)}")
     return "\n".join(lines)
 
 
+def check_cells(check: dict) -> list[str]:
+    """The TEST_RESU cells of one check: quantity, reference, source, computed
+    value, error, tolerance (rel/abs), OK/NOOK."""
+    err = check["relative_error"]
+    return [
+        check["quantity"],
+        number(check["reference"]),
+        check["source"],
+        number(check["value"]),
+        "-" if err is None else f"{err:.2e}",
+        f"{check['tolerance']:g} {'rel' if check['relative'] else 'abs'}",
+        "OK" if check["passed"] else "NOOK",
+    ]
+
+
 def check_rows(results: Sequence, labels: Sequence[str] | None = None) -> list[list[str]]:
-    """Rows of the TEST_RESU table: case, quantity, reference, source, value,
-    error, tolerance, OK/NOOK."""
+    """Rows of the TEST_RESU table: case, then :func:`check_cells`."""
     rows = []
     for i, result in enumerate(results):
         label = labels[i] if labels else result.case.name
-        for c in result.checks:
-            err = c["relative_error"]
-            kind = "rel" if c["relative"] else "abs"
-            rows.append(
-                [
-                    label,
-                    c["quantity"],
-                    _num(c["reference"]),
-                    c["source"],
-                    _num(c["value"]),
-                    "-" if err is None else f"{err:.2e}",
-                    f"{c['tolerance']:g} {kind}",
-                    "OK" if c["passed"] else "NOOK",
-                ]
-            )
+        rows += [[label, *check_cells(c)] for c in result.checks]
     return rows
 
 

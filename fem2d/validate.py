@@ -13,7 +13,6 @@ tolerance, OK/NOOK) and ``report.md`` with the table and the plots.
 from __future__ import annotations
 
 import itertools
-import math
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +25,7 @@ import numpy as np
 
 from fem2d.errors import Fem2dError
 from fem2d.execution import RunRecord, RunSpec, run_all
+from fem2d.report import check_cells
 
 HEADER = ["case", "variant", "quantity", "reference", "source", "computed", "error", "tolerance", "status"]
 
@@ -92,14 +92,6 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
     return out
 
 
-def _num(x: Any) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, float):
-        return "nan" if not math.isfinite(x) else f"{x:.10g}"
-    return str(x)
-
-
 def table_rows(records: Sequence[RunRecord]) -> list[list[str]]:
     """TEST_RESU rows, one per check; a run that failed gives one FAILED row
     with its error message in the source column."""
@@ -108,21 +100,7 @@ def table_rows(records: Sequence[RunRecord]) -> list[list[str]]:
         if r.error is not None:
             rows.append([r.case, r.label, "(run)", "-", r.error, "-", "-", "-", "FAILED"])
             continue
-        for c in r.checks:
-            err = c["relative_error"]
-            rows.append(
-                [
-                    r.case,
-                    r.label,
-                    c["quantity"],
-                    _num(c["reference"]),
-                    c["source"],
-                    _num(c["value"]),
-                    "-" if err is None else f"{err:.2e}",
-                    f"{c['tolerance']:g} {'rel' if c['relative'] else 'abs'}",
-                    "OK" if c["passed"] else "NOOK",
-                ]
-            )
+        rows += [[r.case, r.label, *check_cells(c)] for c in r.checks]
     return rows
 
 
