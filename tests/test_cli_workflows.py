@@ -9,40 +9,20 @@ import sys
 import time
 
 import pytest
+from conftest import TINY_CASE
 
 from fem2d.cli import main
 from fem2d.linalg import solver_names
 
-TINY = """
-[case]
-extends = "cantilever"
-name = "tinybeam"
-title = "cantilever, first 20 ms"
-
-[time]
-end = 0.02
-
-[report]
-at_times = [0.01, 0.02]
-extrema = 0
-modes = 0
-
-[[references]]
-quantity = "x_at_0.01"
-value = 1.0078e-4
-source = "Euler-Bernoulli beam, 60 modes"
-tolerance = 0.05
-
+TINY_EXTRA = """
 [[validation]]
 label = "default"
 """
 
 
 @pytest.fixture
-def tiny(tmp_path):
-    path = tmp_path / "tinybeam.toml"
-    path.write_text(TINY)
-    return str(path)
+def tiny(write_tiny_case):
+    return write_tiny_case(TINY_EXTRA)
 
 
 def _rows(path):
@@ -63,7 +43,7 @@ def test_validate_prints_the_table_and_exits_by_the_checks(tiny, tmp_path, capsy
     assert main(["validate", tiny, "--out", str(out), "--workers", "1", "--no-plots"]) == 0
     capsys.readouterr()
     strict = tmp_path / "strict.toml"
-    strict.write_text(TINY.replace("tolerance = 0.05", "tolerance = 1e-9"))
+    strict.write_text((TINY_CASE + TINY_EXTRA).replace("tolerance = 0.05", "tolerance = 1e-9"))
     assert main(["validate", str(strict), "--out", str(out), "--workers", "1", "--no-plots"]) == 1
     assert capsys.readouterr().out.splitlines()[2].endswith("NOOK")
 

@@ -24,33 +24,10 @@ from fem2d.study import (
     write_table_csv,
 )
 
-TINY = """
-[case]
-extends = "cantilever"
-name = "tinybeam"
-title = "cantilever, first 20 ms"
-
-[time]
-end = 0.02
-
-[report]
-at_times = [0.01, 0.02]
-extrema = 0
-modes = 0
-
-[[references]]
-quantity = "x_at_0.01"
-value = 1.0078e-4
-source = "Euler-Bernoulli beam, 60 modes"
-tolerance = 0.05
-"""
-
 
 @pytest.fixture
-def tiny(tmp_path):
-    path = tmp_path / "tinybeam.toml"
-    path.write_text(TINY)
-    return str(path)
+def tiny(write_tiny_case):
+    return write_tiny_case()
 
 
 def test_parse_grid_splits_on_top_level_commas():

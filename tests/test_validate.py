@@ -6,26 +6,7 @@ from fem2d.linalg import solver_names
 from fem2d.study import InlineExecutor
 from fem2d.validate import HEADER, suite, table_rows, validate, write_report
 
-TINY = """
-[case]
-extends = "cantilever"
-name = "tinybeam"
-title = "cantilever, first 20 ms"
-
-[time]
-end = 0.02
-
-[report]
-at_times = [0.01, 0.02]
-extrema = 0
-modes = 0
-
-[[references]]
-quantity = "x_at_0.01"
-value = 1.0078e-4
-source = "Euler-Bernoulli beam, 60 modes"
-tolerance = 0.05
-
+TINY_EXTRA = """
 [[references]]
 quantity = "x_at_0.02"
 value = 2.8572e-4
@@ -58,10 +39,8 @@ set = { "references.0.when" = { "mesh.element" = "quad8" }, "mesh.element" = "qu
 
 
 @pytest.fixture
-def tiny(tmp_path):
-    path = tmp_path / "tinybeam.toml"
-    path.write_text(TINY + VARIANTS)
-    return str(path)
+def tiny(write_tiny_case):
+    return write_tiny_case(TINY_EXTRA + VARIANTS)
 
 
 def test_variants_come_from_the_validation_tables(tiny, tmp_path):

@@ -1,0 +1,37 @@
+"""Shared test data: a tiny cantilever case (the first 20 ms), fast enough to
+run many times in tests of the workflows (study, validate, CLI)."""
+
+import pytest
+
+TINY_CASE = """
+[case]
+extends = "cantilever"
+name = "tinybeam"
+title = "cantilever, first 20 ms"
+
+[time]
+end = 0.02
+
+[report]
+at_times = [0.01, 0.02]
+extrema = 0
+modes = 0
+
+[[references]]
+quantity = "x_at_0.01"
+value = 1.0078e-4
+source = "Euler-Bernoulli beam, 60 modes"
+tolerance = 0.05
+"""
+
+
+@pytest.fixture
+def write_tiny_case(tmp_path):
+    """``write_tiny_case(extra="") -> path``: the tiny case plus extra TOML, as a file."""
+
+    def write(extra: str = "") -> str:
+        path = tmp_path / "tinybeam.toml"
+        path.write_text(TINY_CASE + extra)
+        return str(path)
+
+    return write
