@@ -42,6 +42,14 @@ def _save(fig, path: str | os.PathLike) -> Path:
     return path
 
 
+def _finish(ax, title: str | None) -> None:
+    """Grid, legend and title, the same on every figure."""
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    if title:
+        ax.set_title(title, fontsize=10)
+
+
 def reference_curve(settings: Mapping[str, Any]) -> Curve | None:
     """The case's ``[report.curve]`` as ``(label, f)`` with ``f(t)`` the
     reported dof (m), or None when the case declares none.
@@ -101,10 +109,7 @@ def plot_histories(
         # line styles too, so that identical runs (e.g. two solvers) stay visible on top of each other
         ax.plot(t, u, styles[i % 4], color=_COLORS[i % len(_COLORS)], lw=1.3, label=label, zorder=2)
     ax.set_ylabel(ylabel)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    if title:
-        ax.set_title(title, fontsize=10)
+    _finish(ax, title)
     if rows == 2:
         ax2 = axes[1, 0]
         for i, (label, t, u) in enumerate(series):
@@ -146,10 +151,7 @@ def plot_energy(histories: Mapping[str, np.ndarray], path: str | os.PathLike, ti
     if "normal_contact_work" in histories and np.any(histories["normal_contact_work"]):
         ax.plot(t, histories["normal_contact_work"] / scale, color=_COLORS[5], lw=1.0, label="normal contact work")
     ax.set_ylabel(f"energy ({unit} per m of thickness)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    if title:
-        ax.set_title(title, fontsize=10)
+    _finish(ax, title)
     residual = histories.get("energy_residual", np.zeros_like(t))
     ax2.plot(t, residual, color="k", lw=1.0, label="T + U + U$_s$ + D - W$_n$ - W - E$_0$")
     work = histories.get("work_loads")
@@ -197,10 +199,7 @@ def plot_contact_pressure(
         ax.axhline(reference / 1e3, color="0.4", ls="--", lw=1.0, label=f"{reference / 1e3:g} kPa (applied)")
     ax.set_xlabel("position along the slave surface, reference x (m)")
     ax.set_ylabel("contact pressure (kPa)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    if title:
-        ax.set_title(title, fontsize=10)
+    _finish(ax, title)
     fig.tight_layout()
     return _save(fig, path)
 
@@ -339,10 +338,7 @@ def plot_impact_forces(
         ax.plot(t, f, color=_COLORS[i % len(_COLORS)], lw=1.2, ls="-" if i == 0 else "--", label=label)
     ax.set_xlabel("time t (s)")
     ax.set_ylabel("normal contact force F$_n$ (N)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    if title:
-        ax.set_title(title, fontsize=10)
+    _finish(ax, title)
     for k, (a, b) in enumerate(windows):
         zoom = fig.add_subplot(grid[1, k])
         pad = 0.1 * (b - a)
