@@ -27,9 +27,9 @@ import time
 t_start = time.perf_counter()
 import json, math, sys
 import numpy as np
-from fem2d.dynamics.integrators import integrate, run_modal
-from fem2d.dynamics.modal import Excitation, ModalProblem, TimeFunction
-from fem2d.dynamics.shocks import Obstacle
+from fem2d.modal.integrators import integrate, run_modal
+from fem2d.modal.basis import Excitation, ModalProblem, TimeFunction
+from fem2d.modal.shocks import Obstacle
 t_import = time.perf_counter() - t_start
 
 def sdnd104(a0):

@@ -13,11 +13,11 @@ __all__ = ["Result", "__version__", "load_case", "run"]
 def __getattr__(name: str):
     # lazy: `import fem2d` stays cheap for the CLI's --help and for workers
     if name in ("run", "Result"):
-        from fem2d import runner
+        from fem2d.runs import result as runner
 
         return getattr(runner, name)
     if name == "load_case":
-        from fem2d.cases import load_case
+        from fem2d.case.loading import load_case
 
         return load_case
     raise AttributeError(f"module 'fem2d' has no attribute {name!r}")

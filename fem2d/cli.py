@@ -52,10 +52,10 @@ def _add_run(sub) -> None:
 def _cmd_run(args) -> int:
     import dataclasses
 
-    from fem2d.cases import load_case
-    from fem2d.progress import ProgressBar
-    from fem2d.report import format_checks, format_quantities
-    from fem2d.runner import default_output_dir, run, write_result
+    from fem2d.case.loading import load_case
+    from fem2d.io.progress import ProgressBar
+    from fem2d.io.tables import format_checks, format_quantities
+    from fem2d.runs.result import default_output_dir, run, write_result
 
     case = load_case(args.case, args.overrides)
     if args.vtu is not None:
@@ -64,7 +64,7 @@ def _cmd_run(args) -> int:
         if case.settings["case"]["kind"] != "direct":
             raise InputError(f"--vtu: {case.name} is a {case.settings['case']['kind']} case; VTU output needs "
                              "a direct (finite-element) run")
-        from fem2d.vtu import auto_stride
+        from fem2d.io.vtu import auto_stride
 
         stride = args.vtu or case.settings["report"]["snapshots"] or auto_stride(case)
         settings = {**case.settings, "report": {**case.settings["report"], "snapshots": stride}}
@@ -73,7 +73,7 @@ def _cmd_run(args) -> int:
         result = run(case, progress=bar.update)
     out = Path(args.out) if args.out is not None else default_output_dir(case)
     if args.vtu is not None:
-        from fem2d.vtu import write_vtu_series
+        from fem2d.io.vtu import write_vtu_series
 
         pvd = write_vtu_series(result, out)
     write_result(result, out)
@@ -92,7 +92,7 @@ def _add_cases(sub) -> None:
 
 
 def _cmd_cases(args) -> int:
-    from fem2d.cases import builtin_cases, load_case
+    from fem2d.case.loading import builtin_cases, load_case
 
     for name in builtin_cases():
         print(f"{name:<12s} {load_case(name).settings['case']['title']}")
@@ -132,7 +132,7 @@ class _RunsProgress:
         self.label, self.quiet, self.bar = label, quiet, None
 
     def start(self, total: int) -> None:
-        from fem2d.progress import ProgressBar
+        from fem2d.io.progress import ProgressBar
 
         self.bar = ProgressBar(f"{self.label} ({total} runs)", total, enabled=not self.quiet).__enter__()
 
@@ -147,7 +147,7 @@ class _RunsProgress:
 
 
 def _execute(specs, executor, label: str, quiet: bool):
-    from fem2d.execution import run_all
+    from fem2d.studies.execution import run_all
 
     progress = _RunsProgress(label, quiet)
     progress.start(len(specs))
@@ -179,9 +179,9 @@ def _add_validate(sub) -> None:
 def _cmd_validate(args) -> int:
     import time
 
-    from fem2d.output import write_text_atomic
-    from fem2d.report import format_table
-    from fem2d.validate import HEADER, report_markdown, validate, write_report
+    from fem2d.io.files import write_text_atomic
+    from fem2d.io.tables import format_table
+    from fem2d.studies.validate import HEADER, report_markdown, validate, write_report
 
     start = time.perf_counter()
     root = Path(args.out) if args.out is not None else Path("results") / "validation"
@@ -218,9 +218,9 @@ def _add_compare(sub) -> None:
 
 
 def _cmd_compare(args) -> int:
-    from fem2d.case_schema import METHODS
-    from fem2d.cases import load_case, parse_overrides
-    from fem2d.study import (
+    from fem2d.case.loading import load_case, parse_overrides
+    from fem2d.case.schema import METHODS
+    from fem2d.studies.study import (
         compare_format,
         compare_specs,
         compare_table,
@@ -252,7 +252,7 @@ def _cmd_compare(args) -> int:
 
 
 def _run_local(specs, args, label: str):
-    from fem2d.execution import local_executor
+    from fem2d.studies.execution import local_executor
 
     executor = local_executor(_workers(args.workers) or min(len(specs), os.cpu_count() or 1))
     try:
@@ -262,7 +262,7 @@ def _run_local(specs, args, label: str):
 
 
 def _history_plot(records, path: Path, title: str) -> Path | None:
-    from fem2d import plots
+    from fem2d.io import plots
 
     ok = [r for r in records if r.error is None and "u" in r.histories]
     if not ok:
@@ -288,9 +288,9 @@ def _add_refine(sub) -> None:
 
 
 def _cmd_refine(args) -> int:
-    from fem2d.cases import load_case, parse_overrides
-    from fem2d.plots import plot_refinement
-    from fem2d.study import (
+    from fem2d.case.loading import load_case, parse_overrides
+    from fem2d.io.plots import plot_refinement
+    from fem2d.studies.study import (
         REFINE_FORMATS,
         format_study,
         parse_levels,
@@ -325,8 +325,8 @@ def _add_study(sub) -> None:
 
 
 def _cmd_study(args) -> int:
-    from fem2d.cases import load_case, parse_overrides
-    from fem2d.study import format_study, grid_specs, parse_grid, sweep_table, write_table_csv
+    from fem2d.case.loading import load_case, parse_overrides
+    from fem2d.studies.study import format_study, grid_specs, parse_grid, sweep_table, write_table_csv
 
     if not args.grid:
         raise InputError("study: give at least one --grid KEY=V1,V2,...")
@@ -339,7 +339,7 @@ def _cmd_study(args) -> int:
     specs = grid_specs(args.case, grid, overrides, root)
     load_case(args.case, specs[0].overrides)  # unknown keys fail here, once
     if args.scheduler is not None:
-        from fem2d.execution import dask_executor
+        from fem2d.studies.execution import dask_executor
 
         with dask_executor(args.scheduler, _workers(args.workers)) as executor:
             records = _execute(specs, executor, "study", args.quiet)

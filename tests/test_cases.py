@@ -2,7 +2,7 @@
 
 import pytest
 
-from fem2d.cases import builtin_cases, load_case, make_checks, parse_overrides, references_for
+from fem2d.case.loading import builtin_cases, load_case, make_checks, parse_overrides, references_for
 from fem2d.errors import InputError
 
 

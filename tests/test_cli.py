@@ -96,7 +96,7 @@ def test_interrupted_run_leaves_previous_result_intact(tmp_path, monkeypatch):
 
 
 def test_atomic_writer_removes_its_temporary_file(tmp_path):
-    from fem2d.output import write_json
+    from fem2d.io.files import write_json
 
     target = tmp_path / "r.json"
     write_json(target, {"a": 1})

@@ -6,13 +6,14 @@ import numpy as np
 import pytest
 
 import fem2d
-from fem2d.cases import load_case
+from fem2d.case.build import build_system
+from fem2d.case.loading import load_case
 from fem2d.dynamics import condensation
 from fem2d.dynamics.condensation import BoundaryCondensation
-from fem2d.dynamics.newmark import ContactCoupling, NewmarkStepper, integrate
+from fem2d.dynamics.coupling import ContactCoupling
+from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.linalg import get_solver, solver_names
 from fem2d.linalg.base import SolverBackend
-from fem2d.model import build_system
 from fem2d.runs.direct import formulation_options, scheme_of
 
 DT = 0.01

@@ -5,11 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from fem2d.dynamics.events import exact
-from fem2d.dynamics.integrators import run_modal
-from fem2d.dynamics.modal import Excitation, ModalProblem, TimeFunction
-from fem2d.dynamics.shocks import Obstacle
 from fem2d.exact.modal_references import sdnd101_impact, sdnd104_stick_slip_power
+from fem2d.modal.basis import Excitation, ModalProblem, TimeFunction
+from fem2d.modal.events import exact
+from fem2d.modal.integrators import run_modal
+from fem2d.modal.shocks import Obstacle
 
 WITH_SPRING = {15.0: 15.2667649153756, 1.5: 0.409062758890373, 1.01: 2.26164125885919e-4}
 WITHOUT_SPRING = {15.0: 15.2670995893716, 1.5: 0.409062451015709, 1.01: 2.26164121279785e-4}

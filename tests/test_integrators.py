@@ -10,10 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from fem2d.dynamics.integrators import integrate, run_modal
-from fem2d.dynamics.modal import Excitation, ModalProblem, TimeFunction
-from fem2d.dynamics.shocks import Obstacle
 from fem2d.exact.modal_references import sdnd101_impact
+from fem2d.modal.basis import Excitation, ModalProblem, TimeFunction
+from fem2d.modal.integrators import integrate, run_modal
+from fem2d.modal.shocks import Obstacle
 
 # exact wear power over [4, 12] with the case's 3e-5 N/m spring (event-driven, issue 4)
 EXACT_P = {15.0: 15.2667649153756, 1.5: 0.409062758890373, 1.01: 2.26164125885919e-4, 0.99: 0.0}

@@ -16,8 +16,8 @@ def _spd(n=300, seed=0):
 
 
 def _stiffness():
-    from fem2d.cases import load_case
-    from fem2d.model import build_system
+    from fem2d.case.build import build_system
+    from fem2d.case.loading import load_case
 
     system, _ = build_system(load_case("sdnv104d"))
     return (system.K_free + system.M_free * (1 / (0.25 * 0.01**2))).tocsr()

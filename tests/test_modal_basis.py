@@ -1,4 +1,4 @@
-"""Modal basis and projections (fem2d.dynamics.modal) against closed forms."""
+"""Modal basis and projections (fem2d.modal.basis) against closed forms."""
 
 import math
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from fem2d.dynamics.modal import (
+from fem2d.modal.basis import (
     ModalProblem,
     base_acceleration_load,
     modal_basis,

@@ -11,9 +11,9 @@ import pytest
 import scipy.sparse as sp
 from scipy.integrate import solve_ivp
 
-from fem2d.dynamics.integrators import run_modal
-from fem2d.dynamics.modal import ModalProblem, modal_basis, node_modes, project_initial
-from fem2d.dynamics.shocks import Obstacle
+from fem2d.modal.basis import ModalProblem, modal_basis, node_modes, project_initial
+from fem2d.modal.integrators import run_modal
+from fem2d.modal.shocks import Obstacle
 from fem2d.post.impacts import impact_statistics
 
 N, GAP, KN, T = 20, 1e-3, 1e5, 0.06

@@ -4,11 +4,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from fem2d.dynamics.newmark import NewmarkScheme, NewmarkStepper, StepFailed, integrate
+from fem2d.dynamics.coupling import StepFailed
+from fem2d.dynamics.schemes import NewmarkScheme
+from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.errors import ConvergenceError
 from fem2d.linalg import get_solver
 from fem2d.mesh import CellBlock, Mesh
-from fem2d.system import System
+from fem2d.model.system import System
 
 
 def oscillator(m=2.0, k=50.0, v0=1.0) -> System:
@@ -47,9 +49,9 @@ def test_energy_conservation_on_an_elastic_body():
     no friction). The tolerance is looser than for one dof: the block slides
     8 m through K ~ 1e11 N/m, so even the accumulated internal force K u
     carries round-off (computed afresh, 1/2 u^T K u would carry ~1e-2 J)."""
-    from fem2d.cases import load_case
+    from fem2d.case.build import build_system
+    from fem2d.case.loading import load_case
     from fem2d.dynamics.history import DirectHistory
-    from fem2d.model import build_system
 
     system, info = build_system(load_case("sdnv104a", {"contact.slave": "LESC"}))
     system.zones.clear()

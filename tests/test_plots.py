@@ -6,8 +6,8 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-import fem2d.plots as plots
-from fem2d.cases import load_case
+import fem2d.io.plots as plots
+from fem2d.case.loading import load_case
 from fem2d.errors import InputError
 from fem2d.exact.beam import tip_step_response
 

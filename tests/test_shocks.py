@@ -1,11 +1,11 @@
-"""code_aster's shock law (fem2d.dynamics.shocks): normal force, stick anchor, slip, default CT."""
+"""code_aster's shock law (fem2d.modal.shocks): normal force, stick anchor, slip, default CT."""
 
 import math
 
 import numpy as np
 import pytest
 
-from fem2d.dynamics.shocks import (
+from fem2d.modal.shocks import (
     N_REC,
     REC_CONTACT,
     REC_D,

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from fem2d.errors import InputError
-from fem2d.study import (
+from fem2d.studies.study import (
     InlineExecutor,
     RunRecord,
     RunSpec,
@@ -135,9 +135,9 @@ def test_failed_run_is_a_row_and_leaves_no_result(tiny, tmp_path):
 
 
 def test_interrupt_keeps_finished_runs_and_writes_nothing_else(tiny, tmp_path, monkeypatch):
-    import fem2d.runner
+    import fem2d.runs.result
 
-    real_run, calls = fem2d.runner.run, []
+    real_run, calls = fem2d.runs.result.run, []
 
     def run(*args, **kwargs):
         calls.append(1)
@@ -145,7 +145,7 @@ def test_interrupt_keeps_finished_runs_and_writes_nothing_else(tiny, tmp_path, m
             raise KeyboardInterrupt
         return real_run(*args, **kwargs)
 
-    monkeypatch.setattr(fem2d.runner, "run", run)
+    monkeypatch.setattr(fem2d.runs.result, "run", run)
     specs = grid_specs(tiny, {"time.dt": [1e-3, 5e-4, 2.5e-4]}, root=tmp_path)
     with pytest.raises(KeyboardInterrupt):
         run_all(specs, InlineExecutor())

@@ -3,8 +3,8 @@
 import pytest
 
 from fem2d.linalg import solver_names
-from fem2d.study import InlineExecutor
-from fem2d.validate import HEADER, suite, table_rows, validate, write_report
+from fem2d.studies.study import InlineExecutor
+from fem2d.studies.validate import HEADER, suite, table_rows, validate, write_report
 
 TINY_EXTRA = """
 [[references]]
@@ -100,7 +100,7 @@ def test_table_rows_and_report(tiny, tmp_path):
 
 
 def test_a_failed_run_is_one_failed_row(tmp_path):
-    from fem2d.study import RunRecord, RunSpec
+    from fem2d.studies.study import RunRecord, RunSpec
 
     record = RunRecord(RunSpec("c", {}, "v"), "c", error="ConvergenceError: no convergence at t = 2.1 s")
     assert table_rows([record]) == [

@@ -8,7 +8,7 @@ import pytest
 
 import fem2d
 from fem2d.fe.elasticity import elasticity_matrix, nodal_stresses
-from fem2d.vtu import auto_stride, contact_pressure, slave_areas, write_vtu_series
+from fem2d.io.vtu import auto_stride, contact_pressure, slave_areas, write_vtu_series
 
 
 @pytest.fixture(scope="module")

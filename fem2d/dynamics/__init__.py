@@ -1,1 +1,1 @@
-"""Time integration: direct (Newmark/HHT) and reduced modal dynamics with shocks."""
+"""Direct time integration: Newmark-family time schemes, the stepper, contact coupling, histories."""

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from fem2d.contact.problem import OPEN, SLIP
-from fem2d.dynamics.newmark import StepState
-from fem2d.system import System
+from fem2d.dynamics.stepper import StepState
+from fem2d.model.system import System
 
 
 @dataclass

@@ -12,11 +12,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from fem2d.cases import Case
+from fem2d.case.build import build_system
+from fem2d.case.loading import Case
+from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.history import DirectHistory
-from fem2d.dynamics.newmark import ContactCoupling, NewmarkScheme, NewmarkStepper, integrate
+from fem2d.dynamics.schemes import NewmarkScheme
+from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.linalg import get_solver
-from fem2d.model import build_system
 from fem2d.post.extrema import extrema, rest, time_label, value_at
 
 
@@ -73,7 +75,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
     quantities = direct_quantities(case, series)
     n_modes = case.settings["report"]["modes"]
     if n_modes:
-        from fem2d.dynamics.modal import modal_basis
+        from fem2d.modal.basis import modal_basis
 
         for i, f in enumerate(modal_basis(system.K_free, system.M_free, n_modes).frequencies, start=1):
             quantities[f"f_{i}"] = float(f)

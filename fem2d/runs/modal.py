@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from fem2d.cases import Case
-from fem2d.dynamics.modal import (
+from fem2d.case.build import build_system
+from fem2d.case.loading import Case
+from fem2d.modal.basis import (
     Excitation,
     ModalProblem,
     TimeFunction,
@@ -24,10 +25,9 @@ from fem2d.dynamics.modal import (
     project_initial,
     project_load,
 )
-from fem2d.dynamics.shocks import Obstacle
-from fem2d.model import build_system
-from fem2d.system import Load, System
-from fem2d.timefunctions import Constant, PiecewiseLinear, Sine
+from fem2d.modal.shocks import Obstacle
+from fem2d.model.system import Load, System
+from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
 
 
 def _modal_function(case: Case, load: Load) -> TimeFunction:
@@ -94,7 +94,7 @@ def modal_problem(case: Case, system: System, info: dict) -> ModalProblem:
 
 def run_modal_case(case: Case, progress: Callable[[float], None] | None = None):
     """Run a modal case; returns (quantities, histories, fields, timing)."""
-    from fem2d.dynamics.integrators import run_modal
+    from fem2d.modal.integrators import run_modal
 
     t_start = time.perf_counter()
     system, info = build_system(case)

@@ -1,13 +1,13 @@
 """Many runs of one case: formulation comparison, refinement studies, sweeps.
 
-Every study is a list of :class:`~fem2d.execution.RunSpec` (a case and its
-``--set`` overrides) executed by :func:`~fem2d.execution.run_all` on any
+Every study is a list of :class:`~fem2d.studies.execution.RunSpec` (a case and its
+``--set`` overrides) executed by :func:`~fem2d.studies.execution.run_all` on any
 :class:`concurrent.futures.Executor` (local processes by default, a Dask
 cluster, or in-process); each run writes its own directory and a failed run
 becomes a row. The tables are plain ``(header, rows)`` pairs, written as CSV
 and printed as text.
 
-    >>> from fem2d.study import grid_specs, run_all
+    >>> from fem2d.studies.study import grid_specs, run_all
     >>> specs = grid_specs("sdnv104a", {"time.dt": [0.01, 0.005], "mesh.refine": [0, 1]})
     >>> records = run_all(specs)            # local processes
 """
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from fem2d.errors import InputError
-from fem2d.execution import (  # noqa: F401  (re-exported: the study API in one place)
+from fem2d.studies.execution import (  # noqa: F401  (re-exported: the study API in one place)
     InlineExecutor,
     RunRecord,
     RunSpec,
@@ -65,7 +65,7 @@ def parse_grid(pairs: Sequence[str]) -> dict[str, list[Any]]:
     """``["time.dt=0.01,0.005", "contact.method=lagrange,penalty"]`` ->
     ``{"time.dt": [0.01, 0.005], "contact.method": ["lagrange", "penalty"]}``
     (values parsed as ``--set`` values)."""
-    from fem2d.cases import parse_value
+    from fem2d.case.loading import parse_value
 
     grid: dict[str, list[Any]] = {}
     for pair in pairs:
@@ -214,7 +214,7 @@ def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float
 def curve_deviations(records: Sequence[RunRecord]) -> dict[str, float]:
     """Largest |u(t_k) - reference curve(t_k)| (m) of each run whose case
     declares a ``[report.curve]``, by label."""
-    from fem2d.plots import curve_deviation, reference_curve
+    from fem2d.io.plots import curve_deviation, reference_curve
 
     out = {}
     for r in records:
@@ -328,7 +328,7 @@ def format_study(
 ) -> str:
     """A fixed-width text table: numbers by ``fmt``, or ``columns[name]`` for a
     column, or ``row_format(row)`` for a whole row."""
-    from fem2d.report import format_table
+    from fem2d.io.tables import format_table
 
     columns = columns or {}
     out = []
@@ -343,7 +343,7 @@ def write_table_csv(path: str | os.PathLike, header: Sequence[str], rows: Sequen
     import csv
     import io
 
-    from fem2d.output import write_text_atomic
+    from fem2d.io.files import write_text_atomic
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from fem2d.errors import Fem2dError
-from fem2d.execution import RunRecord, RunSpec, run_all
-from fem2d.report import check_cells
+from fem2d.io.tables import check_cells
+from fem2d.studies.execution import RunRecord, RunSpec, run_all
 
 HEADER = ["case", "variant", "quantity", "reference", "source", "computed", "error", "tolerance", "status"]
 
@@ -54,9 +54,9 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
     their ``[[validation]]`` tables; each run's ``result.json`` goes to
     ``root/<case>/<variant>/`` (the histories feed the plots; ``fem2d run``
     writes them as CSV)."""
-    from fem2d.cases import builtin_cases, load_case, references_for
+    from fem2d.case.loading import builtin_cases, load_case, references_for
     from fem2d.linalg import solver_names
-    from fem2d.study import _slug
+    from fem2d.studies.study import _slug
 
     out = Suite()
     installed = solver_names(installed_only=True)
@@ -160,7 +160,7 @@ def validate(
     ``root/plots/`` as soon as its last run is in, while the workers go on
     with the other cases."""
     from fem2d.errors import InputError
-    from fem2d.execution import local_executor
+    from fem2d.studies.execution import local_executor
 
     start = time.perf_counter()
     s = suite(cases, root)
@@ -242,8 +242,8 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
     recorded: the reported dof against its reference curve, the energy
     balance, contact pressure along the interface, wear power against a0,
     impact forces. Returns (caption, path) pairs."""
-    from fem2d import plots
-    from fem2d.vtu import contact_pressure
+    from fem2d.io import plots
+    from fem2d.io.vtu import contact_pressure
 
     out = Path(out_dir)
     ok = [r for r in records if r.error is None]
@@ -285,7 +285,7 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
 def _wear_plot(case: str, records: Sequence[RunRecord], out: Path, title: str) -> Path | None:
     """Wear power against a0; the regime bounds need mu, the normal force
     (from the run's normal-force history), the mass and the excitation pulsation."""
-    from fem2d import plots
+    from fem2d.io import plots
 
     r = records[0]
     key = _normal_force_key(r.histories)
@@ -334,8 +334,8 @@ def report_markdown(result: Validation, figures: dict[str, list[tuple[str, Path]
 
 def write_report(result: Validation, root: str | os.PathLike = "results/validation") -> Path:
     """Write ``root/report.md`` (and ``root/plots/*.png``, ``root/validation.csv``); all atomic."""
-    from fem2d.output import write_text_atomic
-    from fem2d.study import write_table_csv
+    from fem2d.io.files import write_text_atomic
+    from fem2d.studies.study import write_table_csv
 
     base = Path(root)
     figures = result.figures

@@ -5,7 +5,7 @@
 (:func:`local_executor`, one single-threaded worker per core), a Dask cluster
 (:func:`dask_executor`, ``distributed.Client.get_executor()``), or this process
 (:class:`InlineExecutor`). Each run writes its own directory through
-:func:`fem2d.runner.write_result` (atomic files) and comes back as a small,
+:func:`fem2d.runs.result.write_result` (atomic files) and comes back as a small,
 picklable :class:`RunRecord`; a run that raises becomes a record with an
 ``error``. On Ctrl-C, pending runs are cancelled and running ones stopped
 before they write anything.
@@ -95,7 +95,7 @@ def _interface(result) -> dict[str, Any]:
     system = result.fields.get("system")
     if system is None or not getattr(system, "zones", None):
         return {}
-    from fem2d.vtu import slave_areas
+    from fem2d.io.vtu import slave_areas
 
     zone = system.zones[0]
     return {
@@ -105,7 +105,7 @@ def _interface(result) -> dict[str, Any]:
 
 
 def record_of(result, spec: RunSpec) -> RunRecord:
-    """A :class:`RunRecord` from a :class:`fem2d.runner.Result`."""
+    """A :class:`RunRecord` from a :class:`fem2d.runs.result.Result`."""
     return RunRecord(
         spec=spec,
         case=result.case.name,
@@ -165,7 +165,7 @@ def execute(spec: RunSpec) -> RunRecord:
 
 
 def _execute(spec: RunSpec) -> RunRecord:
-    from fem2d.runner import run, write_result
+    from fem2d.runs.result import run, write_result
 
     out = Path(spec.out_dir) if spec.out_dir else None
     start = time.perf_counter()
@@ -196,8 +196,8 @@ class InlineExecutor(Executor):
 
 def _warm_imports() -> None:
     # forked workers inherit the parent's modules: import the heavy ones once, here
-    import fem2d.runner  # noqa: F401
     import fem2d.runs.direct  # noqa: F401
+    import fem2d.runs.result  # noqa: F401
 
     with contextlib.suppress(ImportError):
         import fem2d.runs.modal  # noqa: F401

@@ -36,64 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
-from fem2d.dynamics.condensation import BoundaryCondensation
+from fem2d.contact.problem import ContactSolution
+from fem2d.dynamics.coupling import ContactCoupling, StepFailed
+from fem2d.dynamics.schemes import NewmarkScheme
 from fem2d.errors import ConvergenceError
 from fem2d.linalg.base import Factorization, SolverBackend
-from fem2d.system import System
-
-
-@dataclass(frozen=True)
-class NewmarkScheme:
-    r"""Newmark parameters (beta, gamma) and generalized-alpha weights.
-
-    With :math:`\alpha_m = \alpha_f = 0` this is Newmark's scheme. The
-    generalized-alpha method (Chung & Hulbert 1993) writes equilibrium at
-    intermediate instants, :math:`M a_{n+1-\alpha_m} + C v_{n+1-\alpha_f} +
-    K u_{n+1-\alpha_f} = f_{n+1-\alpha_f}` with
-    :math:`x_{n+1-\alpha} = (1-\alpha) x_{n+1} + \alpha x_n`: second-order
-    accurate, with a controllable damping of the high frequencies.
-    Build them with :meth:`hht` (code_aster's form), :meth:`hht_alpha` (Hilber's)
-    and :meth:`generalized_alpha`.
-    """
-
-    beta: float = 0.25
-    gamma: float = 0.5
-    alpha_m: float = 0.0
-    alpha_f: float = 0.0
-    label: str = "newmark"
-
-    @classmethod
-    def hht(cls, alpha: float) -> NewmarkScheme:
-        """code_aster's HHT as DYNA_NON_LINE runs it by default (MODI_EQUI = 'NON'):
-        plain Newmark with beta = (1-alpha)^2/4, gamma = 1/2 - alpha (first order)."""
-        if not -1.0 / 3.0 <= alpha <= 0.0:
-            raise ValueError(f"HHT alpha must lie in [-1/3, 0], got {alpha}")
-        return cls((1.0 - alpha) ** 2 / 4.0, 0.5 - alpha, label=f"hht(alpha={alpha:g})")
-
-    @classmethod
-    def hht_alpha(cls, alpha: float) -> NewmarkScheme:
-        """Hilber-Hughes-Taylor proper: forces weighted at t_{n+1+alpha} (second order)."""
-        if not -1.0 / 3.0 <= alpha <= 0.0:
-            raise ValueError(f"HHT alpha must lie in [-1/3, 0], got {alpha}")
-        return cls((1.0 - alpha) ** 2 / 4.0, 0.5 - alpha, 0.0, -alpha, f"hht-alpha(alpha={alpha:g})")
-
-    @classmethod
-    def generalized_alpha(cls, rho_inf: float) -> NewmarkScheme:
-        """Chung-Hulbert's optimal parameters for a spectral radius ``rho_inf``
-        at infinite frequency (1: no dissipation, 0: annihilates in one step)."""
-        if not 0.0 <= rho_inf <= 1.0:
-            raise ValueError(f"generalized-alpha rho_inf must lie in [0, 1], got {rho_inf}")
-        alpha_m = (2.0 * rho_inf - 1.0) / (rho_inf + 1.0)
-        alpha_f = rho_inf / (rho_inf + 1.0)
-        gamma = 0.5 - alpha_m + alpha_f
-        beta = 0.25 * (1.0 - alpha_m + alpha_f) ** 2
-        return cls(beta, gamma, alpha_m, alpha_f, f"generalized-alpha(rho_inf={rho_inf:g})")
-
-    @property
-    def mass_factor(self) -> float:
-        """(1 - alpha_m) / ((1 - alpha_f) beta): K_eff = K + mass_factor M / dt^2 + ..."""
-        return (1.0 - self.alpha_m) / ((1.0 - self.alpha_f) * self.beta)
+from fem2d.model.system import System
 
 
 @dataclass
@@ -113,15 +61,6 @@ class StepState:
     internal_force: np.ndarray | None = None
 
 
-class StepFailed(Exception):
-    """The step's nonlinear problem did not converge (the driver will cut the step)."""
-
-    def __init__(self, residual: float, iterations: int) -> None:
-        super().__init__(f"residual {residual:.3e} after {iterations} iterations")
-        self.residual = residual
-        self.iterations = iterations
-
-
 @dataclass
 class Counters:
     """Work done by a run (for ``timing`` in result.json)."""
@@ -135,52 +74,6 @@ class Counters:
     contact_s: float = 0.0
     solve_s: float = 0.0
     extra: dict = field(default_factory=dict)
-
-
-class ContactCoupling:
-    """Couples one contact zone and a formulation to the Newmark step."""
-
-    def __init__(self, system: System, zone: ContactZone, formulation: ContactFormulation) -> None:
-        self.zone = zone
-        self.formulation = formulation
-        dofs = (2 * zone.boundary_nodes[:, None] + np.arange(2)).ravel()
-        self.boundary_free_index = system.free_index[dofs]
-        prescribed = np.zeros(system.n_dofs)
-        prescribed[system.fixed] = system.fixed_values
-        self.prescribed = prescribed[dofs]
-        self._condensations: dict[float, BoundaryCondensation] = {}
-
-    def condensation(self, dt: float, factor: Factorization, n_free: int, counters: Counters) -> BoundaryCondensation:
-        if dt not in self._condensations:
-            t0 = time.perf_counter()
-            self._condensations[dt] = BoundaryCondensation(factor, self.boundary_free_index, n_free)
-            counters.condensation_s += time.perf_counter() - t0
-        return self._condensations[dt]
-
-    def initial_state(self) -> Any:
-        return self.formulation.initial_state(self.zone)
-
-    def solve(
-        self, dt: float, factor: Factorization, u_start: np.ndarray, u_free: np.ndarray, state: Any, counters: Counters
-    ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
-        """The displacement correction ``K_eff^-1 S^T p`` of the contact forces,
-        the free-dof contact force ``S^T p``, and the solution."""
-        cond = self.condensation(dt, factor, len(u_free), counters)
-        problem = CondensedProblem(
-            zone=self.zone,
-            d_start=cond.boundary_values(u_start, self.prescribed).reshape(-1, 2),
-            d_free=cond.boundary_values(u_free, self.prescribed).reshape(-1, 2),
-            compliance=cond.compliance,
-            dt=dt,
-        )
-        t0 = time.perf_counter()
-        sol = self.formulation.solve(problem, state)
-        counters.contact_s += time.perf_counter() - t0
-        counters.newton_iterations += sol.iterations
-        if not sol.converged:
-            raise StepFailed(sol.residual, sol.iterations)
-        p = sol.forces.ravel()
-        return cond.apply(p), cond.force(p), sol
 
 
 class NewmarkStepper:

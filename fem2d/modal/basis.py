@@ -32,7 +32,7 @@ from typing import Literal
 
 import numpy as np
 
-from fem2d.dynamics.shocks import Obstacle
+from fem2d.modal.shocks import Obstacle
 
 __all__ = [
     "Excitation",
@@ -170,7 +170,7 @@ def base_acceleration_load(basis: ModalBasis, M, influence: np.ndarray) -> np.nd
 def node_modes(basis: ModalBasis, dofs: tuple[int, int]) -> np.ndarray:
     """Rows of the mode matrix for a node's (x, y) free dofs; ``-1`` marks a constrained dof (zero row).
 
-    Returns the (2, n_modes) array an :class:`~fem2d.dynamics.shocks.Obstacle` needs.
+    Returns the (2, n_modes) array an :class:`~fem2d.modal.shocks.Obstacle` needs.
     """
     rows = np.zeros((2, basis.n_modes))
     for k, dof in enumerate(dofs):

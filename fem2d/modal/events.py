@@ -41,7 +41,7 @@ import numpy as np
 import scipy.linalg
 from scipy.optimize import brentq
 
-from fem2d.dynamics.modal import ModalProblem
+from fem2d.modal.basis import ModalProblem
 from fem2d.post.impacts import Impact, ImpactStatistics
 
 __all__ = ["ExactSolution", "Phase", "exact"]

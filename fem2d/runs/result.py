@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 import fem2d
-from fem2d.cases import Case, load_case, make_checks
-from fem2d.output import write_csv, write_json
+from fem2d.case.loading import Case, load_case, make_checks
+from fem2d.io.files import write_csv, write_json
 
 
 @dataclass
@@ -93,7 +93,7 @@ def run(
 
 
 def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:
-    from fem2d.cases import parse_overrides
+    from fem2d.case.loading import parse_overrides
 
     return overrides if isinstance(overrides, Mapping) else parse_overrides(overrides)
 

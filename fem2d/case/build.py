@@ -1,4 +1,4 @@
-"""From a case's settings to an assembled :class:`~fem2d.system.System`.
+"""From a case's settings to an assembled :class:`~fem2d.model.system.System`.
 
 The model is what code_aster's AFFE_MODELE / AFFE_MATERIAU / AFFE_CARA_ELEM /
 AFFE_CHAR_MECA say: the mesh, the elastic bodies and their materials, the
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from fem2d.cases import Case
+from fem2d.case.loading import Case
 from fem2d.contact.problem import make_zone
 from fem2d.contact.search import orient_on_mesh
 from fem2d.errors import InputError, MeshError
@@ -34,8 +34,8 @@ from fem2d.fe import (
     traction_load,
 )
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
-from fem2d.system import Load, System
-from fem2d.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
+from fem2d.model.system import Load, System
+from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
 
 COMPONENT = {"dx": 0, "dy": 1}
 

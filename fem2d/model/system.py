@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from fem2d.contact.problem import ContactZone
 from fem2d.mesh.mesh import Mesh
-from fem2d.timefunctions import TimeFunction
+from fem2d.model.timefunctions import TimeFunction
 
 
 @dataclass(frozen=True)

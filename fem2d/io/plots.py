@@ -1,6 +1,6 @@
 """Matplotlib figures of runs and studies (PNG, written atomically).
 
-Every function takes plain arrays or :class:`fem2d.study.RunRecord` lists and
+Every function takes plain arrays or :class:`fem2d.studies.study.RunRecord` lists and
 a path, draws with the non-interactive Agg backend, labels axes with units and
 returns the path. Nothing here runs a case.
 """
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from fem2d.errors import InputError
-from fem2d.output import atomic_path
+from fem2d.io.files import atomic_path
 
 Curve = tuple[str, Callable[[np.ndarray], np.ndarray]]
 
@@ -208,7 +208,7 @@ def plot_refinement(rows: Sequence[Sequence[Any]], header: Sequence[str], path: 
                     title: str = "") -> Path:
     """Log-log error against dofs (one line per quantity with a reference,
     else its change between levels) and wall time against dofs, from
-    :func:`fem2d.study.refinement_table`."""
+    :func:`fem2d.studies.study.refinement_table`."""
     plt = _pyplot()
     from matplotlib.lines import Line2D
 

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fem2d.case_schema import SCHEMA
+from fem2d.case.fields import Table, TableList, lookup
+from fem2d.case.schema import SCHEMA
 from fem2d.errors import InputError
-from fem2d.schema import Table, TableList, lookup
 
 #: Where the built-in case files live (``FEM2D_CASES`` adds directories in front).
-CASES_DIR = Path(__file__).resolve().parents[1] / "cases"
+CASES_DIR = Path(__file__).resolve().parents[2] / "cases"
 
 
 def case_dirs() -> list[Path]:

@@ -17,7 +17,7 @@ from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
-from fem2d.output import atomic_path, write_text_atomic
+from fem2d.io.files import atomic_path, write_text_atomic
 
 
 def slave_areas(system, case) -> np.ndarray:

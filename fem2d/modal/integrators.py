@@ -1,12 +1,12 @@
 r"""code_aster's explicit modal integrators with shocks: ``euler``, ``devogelaere``, ``adapt``.
 
 All three integrate the diagonal modal system of
-:class:`~fem2d.dynamics.modal.ModalProblem`,
+:class:`~fem2d.modal.basis.ModalProblem`,
 
 .. math:: \ddot q_i = F_i(t, q, \dot q)/m_i - \omega_i^2 q_i - 2\xi_i\omega_i \dot q_i ,
 
 where :math:`F` holds the excitations and the shock forces
-(:func:`~fem2d.dynamics.shocks.shock_forces`, whose state is updated at every
+(:func:`~fem2d.modal.shocks.shock_forces`, whose state is updated at every
 force evaluation). The hot loops are compiled with numba (``cache=True``: the
 machine code is kept on disk, so only the first run of a new environment pays
 the compilation).
@@ -54,8 +54,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from fem2d.dynamics.modal import ModalProblem
-from fem2d.dynamics.shocks import (
+from fem2d.modal.basis import ModalProblem
+from fem2d.modal.shocks import (
     N_REC,
     REC_CONTACT,
     REC_D,
@@ -79,7 +79,7 @@ class ModalHistory:
     """Archived samples of a modal run (arrays indexed by sample, then mode or obstacle).
 
     ``fn, ft`` (N), ``d, xt`` (m), ``vn, vt`` (m/s) are in each obstacle's frame
-    (:mod:`fem2d.dynamics.shocks`); ``stuck`` is code_aster's stick flag, so
+    (:mod:`fem2d.modal.shocks`); ``stuck`` is code_aster's stick flag, so
     ``sliding = contact & ~stuck``. ``steps`` counts accepted steps,
     ``evaluations`` force evaluations, ``rejected`` rejected adaptive trials.
     """
@@ -482,7 +482,7 @@ def integrate(
 class ModalRun:
     """Result of :func:`run_modal`: history, quantities (SPEC section 6 names), timing.
 
-    ``exact`` holds the :class:`~fem2d.dynamics.events.ExactSolution` of the
+    ``exact`` holds the :class:`~fem2d.modal.events.ExactSolution` of the
     ``"exact"`` integrator (None otherwise); its sampled history has NaN in
     ``ft``, ``d`` and ``xt``.
     """
@@ -569,7 +569,7 @@ def run_modal(
     if integrator == "exact":
         if impact_threshold != 0.0:
             raise NotImplementedError("the exact impact statistics use a zero force threshold")
-        from fem2d.dynamics.events import exact as exact_solve  # needs scipy; imported only here
+        from fem2d.modal.events import exact as exact_solve  # needs scipy; imported only here
 
         sol = exact_solve(problem, t_end)
         history = _exact_history(sol, problem, dt, t_end, archive_stride) if sample_exact else None

@@ -8,7 +8,7 @@ are checked against (with their source and tolerance).
 
 from __future__ import annotations
 
-from fem2d.schema import (
+from fem2d.case.fields import (
     Any_,
     Array,
     Boolean,

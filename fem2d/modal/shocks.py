@@ -88,7 +88,7 @@ def default_tangential_damping(
 
     with :math:`m_g, k_g, \xi` the generalised mass (kg), stiffness (N/m) and
     damping ratio of the mode of largest generalised mass (modes scaled so that
-    their largest component is 1, see :func:`fem2d.dynamics.modal.modal_basis`).
+    their largest component is 1, see :func:`fem2d.modal.basis.modal_basis`).
     Zero when :math:`K_T = 0`.
     """
     if kt == 0.0:

@@ -1,0 +1,1 @@
+"""Output: result files (atomic), VTU series, plots, text tables, progress."""
