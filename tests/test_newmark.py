@@ -169,3 +169,23 @@ def test_generalized_alpha_spectral_radius_at_infinity(rho_inf):
         return
     ratio = (amplitude[40] / amplitude[20]) ** (1 / 20)
     assert rho_inf * (1 - 1e-6) <= ratio <= rho_inf * 2 ** 0.1
+
+
+def test_static_scheme_follows_the_load_level_by_level():
+    """Weights (1, 0, 0): each instant is the equilibrium K u = f(t) of a
+    spring under a ramped force, velocity and acceleration zero; the same
+    system under average acceleration oscillates about it."""
+    from fem2d.dynamics.schemes import StaticScheme
+    from fem2d.model.system import Load
+    from fem2d.model.timefunctions import PiecewiseLinear
+
+    k, force = 50.0, 3.0
+    system = oscillator(k=k, v0=0.0)
+    system.loads.append(Load(np.array([force, 0.0]), PiecewiseLinear((0.0, 1.0), (0.0, 1.0))))
+    assert StaticScheme().weights(0.1) == (1.0, 0.0, 0.0)
+    rows, _ = _run(system, StaticScheme(), dt=0.1, n_steps=15)
+    expected = force * np.minimum(rows[:, 0], 1.0) / k
+    assert np.abs(rows[:, 1] - expected).max() < 1e-14
+    assert not rows[:, 2].any()
+    dynamic, _ = _run(system, NewmarkScheme(), dt=0.1, n_steps=15)
+    assert np.abs(dynamic[:, 1] - expected).max() > 1e-3

@@ -1,23 +1,147 @@
-r"""Time schemes of the Newmark family: Newmark (beta, gamma), code_aster's HHT,
-Hilber-Hughes-Taylor and Chung-Hulbert's generalized-alpha."""
+r"""Time schemes as objects: what a step predicts, how it weights the matrices
+and how it corrects.
+
+A scheme turns the semi-discrete equation :math:`M a + C v + K u = f + f_c`
+into one linear problem per step for the displacement increment
+:math:`\Delta u = u_{n+1} - u_n`,
+
+.. math::
+
+    (w_K K + w_C C + w_M M)\, \Delta u = r_n + f_c ,
+
+where the weights :math:`(w_K, w_C, w_M)` (:meth:`TimeScheme.weights`) fix the
+effective matrix, the right-hand side :math:`r_n`
+(:meth:`TimeScheme.right_hand_side`) gathers what is known at the start of the
+step (a *predictor*, :meth:`TimeScheme.predict`), and the *corrector*
+(:meth:`TimeScheme.correct`) turns the increment into the end-of-step velocity
+and acceleration. This is GetFEM's ``virtual_time_scheme`` idea: the scheme is
+an affine map from the unknown :math:`u_{n+1}` to :math:`v_{n+1}` and
+:math:`a_{n+1}`, and the stepper never knows which scheme it runs.
+
+The contact force enters with weight one at :math:`t_{n+1}` in every scheme,
+so a contact formulation always sees the same condensed compliance
+:math:`S (w_K K + w_C C + w_M M)^{-1} S^T`.
+
+* :class:`NewmarkScheme`: Newmark (beta, gamma), code_aster's HHT, Hilber's HHT
+  and Chung-Hulbert's generalized-alpha, weights
+  :math:`(1, \gamma/(\beta\Delta t), (1-\alpha_m)/((1-\alpha_f)\beta\Delta t^2))`.
+* :class:`StaticScheme`: equilibrium :math:`K u_{n+1} = f_{n+1} + f_c`, weights
+  :math:`(1, 0, 0)`, no velocity and no acceleration (quasi-static loading,
+  where "time" only orders the load levels).
+"""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from fem2d.dynamics.stepper import StepState
+    from fem2d.linalg.base import SolverBackend
+    from fem2d.model.system import System
 
 
 @dataclass(frozen=True)
-class NewmarkScheme:
-    r"""Newmark parameters (beta, gamma) and generalized-alpha weights.
+class Prediction:
+    """What a scheme knows of the step before solving it: the predicted
+    displacement increment and velocity (free dofs)."""
 
-    With :math:`\alpha_m = \alpha_f = 0` this is Newmark's scheme. The
-    generalized-alpha method (Chung & Hulbert 1993) writes equilibrium at
+    du: np.ndarray
+    v: np.ndarray
+
+
+class TimeScheme(ABC):
+    """A one-step time scheme on the free dofs (see the module docstring).
+
+    Subclasses define the weights of the effective matrix, the predictor, the
+    right-hand side and the corrector; :class:`fem2d.dynamics.stepper.NewmarkStepper`
+    runs any of them.
+    """
+
+    label: str
+
+    @abstractmethod
+    def weights(self, dt: float) -> tuple[float, float, float]:
+        """The weights :math:`(w_K, w_C, w_M)` of the effective matrix
+        :math:`w_K K + w_C C + w_M M` for a step dt."""
+
+    @abstractmethod
+    def predict(self, state: StepState, dt: float) -> Prediction:
+        """The predicted increment and velocity from the start-of-step state."""
+
+    @abstractmethod
+    def right_hand_side(
+        self,
+        system: System,
+        state: StepState,
+        prediction: Prediction,
+        dt: float,
+        t_new: float,
+        forces: Callable[[float], np.ndarray],
+    ) -> np.ndarray:
+        """The known part :math:`r_n` of the step's linear problem; ``forces(t)``
+        is the load on the free dofs and ``state.internal_force`` is
+        :math:`K u_n`."""
+
+    @abstractmethod
+    def correct(
+        self, state: StepState, du: np.ndarray, prediction: Prediction, dt: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """End-of-step velocity and acceleration from the solved increment."""
+
+    def initial_acceleration(
+        self, system: System, v: np.ndarray, rhs: np.ndarray, backend: SolverBackend
+    ) -> np.ndarray:
+        """The acceleration at the initial instant, :math:`M a_0 = f_0 - K u_0 - C v_0`
+        (``rhs``); zero when the right-hand side is."""
+        return backend.factorize(system.M_free).solve(rhs) if np.any(rhs) else np.zeros(len(v))
+
+
+@dataclass(frozen=True)
+class NewmarkScheme(TimeScheme):
+    r"""Newmark (beta, gamma) with generalized-alpha weights.
+
+    Predictor and corrector (Newmark 1959):
+
+    .. math::
+
+        \Delta\tilde u = \Delta t\, v_n + \Delta t^2 (\tfrac12 - \beta) a_n, \qquad
+        \tilde v = v_n + \Delta t (1 - \gamma) a_n,
+
+        a_{n+1} = \frac{\Delta u - \Delta\tilde u}{\beta \Delta t^2}, \qquad
+        v_{n+1} = \tilde v + \gamma \Delta t\, a_{n+1}.
+
+    The generalized-alpha method (Chung & Hulbert 1993) writes equilibrium at
     intermediate instants, :math:`M a_{n+1-\alpha_m} + C v_{n+1-\alpha_f} +
     K u_{n+1-\alpha_f} = f_{n+1-\alpha_f}` with
-    :math:`x_{n+1-\alpha} = (1-\alpha) x_{n+1} + \alpha x_n`: second-order
-    accurate, with a controllable damping of the high frequencies.
-    Build them with :meth:`hht` (code_aster's form), :meth:`hht_alpha` (Hilber's)
-    and :meth:`generalized_alpha`.
+    :math:`x_{n+1-\alpha} = (1-\alpha) x_{n+1} + \alpha x_n`; divided by
+    :math:`1-\alpha_f` it leaves :math:`K` and the end-of-step contact force
+    with weight one:
+
+    .. math::
+
+        \Big(K + \frac{\gamma}{\beta\Delta t} C
+        + \frac{1-\alpha_m}{(1-\alpha_f)\beta\Delta t^2} M\Big) \Delta u
+        = f_{n+1} - K u_n + \frac{1-\alpha_m}{(1-\alpha_f)\beta\Delta t^2} M \Delta\tilde u
+        + \frac{\alpha_f}{1-\alpha_f}(f_n + f_{c,n} - K u_n)
+        - \frac{\alpha_m}{1-\alpha_f} M a_n
+        + C\Big(\frac{\gamma}{\beta\Delta t}\Delta\tilde u - \tilde v
+        - \frac{\alpha_f}{1-\alpha_f} v_n\Big) + f_{c,n+1}.
+
+    With :math:`\alpha_m = \alpha_f = 0` this is Newmark's scheme; beta = 1/4,
+    gamma = 1/2 (average acceleration) conserves the energy of a linear system.
+    Build the others with :meth:`hht` (code_aster's form), :meth:`hht_alpha`
+    (Hilber's) and :meth:`generalized_alpha`.
+
+    >>> s = NewmarkScheme()
+    >>> s.weights(0.5)  # (w_K, w_C, w_M) = (1, gamma/(beta dt), 1/(beta dt^2))
+    (1.0, 4.0, 16.0)
+    >>> NewmarkScheme.hht(-0.3).gamma
+    0.8
     """
 
     beta: float = 0.25
@@ -55,5 +179,85 @@ class NewmarkScheme:
 
     @property
     def mass_factor(self) -> float:
-        """(1 - alpha_m) / ((1 - alpha_f) beta): K_eff = K + mass_factor M / dt^2 + ..."""
+        """(1 - alpha_m) / ((1 - alpha_f) beta): w_M = mass_factor / dt^2."""
         return (1.0 - self.alpha_m) / ((1.0 - self.alpha_f) * self.beta)
+
+    def weights(self, dt: float) -> tuple[float, float, float]:
+        return 1.0, self.gamma / (self.beta * dt), self.mass_factor / (dt * dt)
+
+    def predict(self, state: StepState, dt: float) -> Prediction:
+        du = dt * state.v + dt * dt * (0.5 - self.beta) * state.a
+        return Prediction(du, state.v + dt * (1.0 - self.gamma) * state.a)
+
+    def right_hand_side(
+        self,
+        system: System,
+        state: StepState,
+        prediction: Prediction,
+        dt: float,
+        t_new: float,
+        forces: Callable[[float], np.ndarray],
+    ) -> np.ndarray:
+        b, g, am, af = self.beta, self.gamma, self.alpha_m, self.alpha_f
+        f_int = state.internal_force
+        rhs = forces(t_new) - f_int + system.M_free @ (prediction.du * (self.mass_factor / (dt * dt)))
+        if af or am:
+            w = af / (1.0 - af)
+            rhs += w * (forces(state.t) - f_int)
+            rhs -= system.M_free @ (state.a * (am / (1.0 - af)))
+            if state.contact_force is not None:
+                rhs += w * state.contact_force
+        if system.C_free is not None:
+            rhs += system.C_free @ (g / (b * dt) * prediction.du - prediction.v - (af / (1.0 - af)) * state.v)
+        return rhs
+
+    def correct(
+        self, state: StepState, du: np.ndarray, prediction: Prediction, dt: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        a = (du - prediction.du) / (self.beta * dt * dt)
+        return prediction.v + self.gamma * dt * a, a
+
+
+@dataclass(frozen=True)
+class StaticScheme(TimeScheme):
+    r"""Static equilibrium at each instant: :math:`K u_{n+1} = f_{n+1} + f_c`.
+
+    Weights :math:`(1, 0, 0)`: no inertia and no damping, the velocity and the
+    acceleration stay zero. In increments, :math:`K \Delta u = f_{n+1} - K u_n
+    + f_c`, so a load history is followed level by level and a contact
+    formulation still sees its slip between two levels.
+
+    >>> StaticScheme().weights(0.1)
+    (1.0, 0.0, 0.0)
+    """
+
+    label: str = "static"
+
+    def weights(self, dt: float) -> tuple[float, float, float]:
+        return 1.0, 0.0, 0.0
+
+    def predict(self, state: StepState, dt: float) -> Prediction:
+        zero = np.zeros_like(state.u)
+        return Prediction(zero, zero)
+
+    def right_hand_side(
+        self,
+        system: System,
+        state: StepState,
+        prediction: Prediction,
+        dt: float,
+        t_new: float,
+        forces: Callable[[float], np.ndarray],
+    ) -> np.ndarray:
+        return forces(t_new) - state.internal_force
+
+    def correct(
+        self, state: StepState, du: np.ndarray, prediction: Prediction, dt: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        zero = np.zeros_like(du)
+        return zero, zero
+
+    def initial_acceleration(
+        self, system: System, v: np.ndarray, rhs: np.ndarray, backend: SolverBackend
+    ) -> np.ndarray:
+        return np.zeros(len(v))

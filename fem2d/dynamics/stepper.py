@@ -1,44 +1,34 @@
-r"""Newmark and HHT time integration, linear or with frictional contact.
+r"""The time step of a :class:`System` under any :class:`TimeScheme`, linear or with
+frictional contact, and the driver that marches it (:func:`integrate`).
 
-Newmark's scheme on the free dofs, for :math:`M a + C v + K u = f + f_c`:
+A step solves the scheme's linear problem for the increment (see
+:mod:`fem2d.dynamics.schemes`),
 
 .. math::
 
-    \tilde u = u_n + \Delta t\, v_n + \Delta t^2 (\tfrac12 - \beta) a_n, \qquad
-    \tilde v = v_n + \Delta t (1 - \gamma) a_n,
+    K_{eff} \Delta u = r_n + f_c, \qquad K_{eff} = w_K K + w_C C + w_M M,
 
-    u_{n+1} = \tilde u + \beta \Delta t^2 a_{n+1}, \qquad
-    v_{n+1} = \tilde v + \gamma \Delta t\, a_{n+1},
-
-so that :math:`K_{eff} u_{n+1} = f_{n+1} + f_c + M \tilde u/(\beta\Delta t^2)
-+ C(\gamma \tilde u/(\beta \Delta t) - \tilde v)` with
-:math:`K_{eff} = K + M/(\beta\Delta t^2) + \gamma C/(\beta \Delta t)`.
-
-"HHT" is code_aster's *modified average acceleration* form (DYNA_NON_LINE,
-SCHEMA_TEMPS = HHT with MODI_EQUI = 'NON'): plain Newmark with
-:math:`\beta = (1-\alpha)^2/4`, :math:`\gamma = 1/2 - \alpha`, which damps
-the high frequencies for :math:`\alpha < 0`.
-
-The bodies are linear, so :math:`K_{eff}` is factorised once per step size.
-Contact enters through :class:`ContactCoupling`: the step's contact problem is
-condensed on the boundary (:mod:`fem2d.dynamics.condensation`) and solved
-there by the formulation's own Newton loop, which is the step's Newton
-iteration with the consistent tangent; no refactorisation happens inside it.
-A step whose contact problem does not converge is cut (see :func:`integrate`).
+then lets the scheme correct the velocity and acceleration. The bodies are
+linear, so :math:`K_{eff}` is factorised once per step size. Contact enters
+through :class:`ContactCoupling`: the step's contact problem is condensed on the
+boundary (:mod:`fem2d.dynamics.condensation`) and solved there by the
+formulation's own Newton loop, which is the step's Newton iteration with the
+consistent tangent; no refactorisation happens inside it. A step whose contact
+problem does not converge is cut (see :func:`integrate`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
-from fem2d.dynamics.schemes import NewmarkScheme
+from fem2d.dynamics.schemes import TimeScheme
 from fem2d.errors import ConvergenceError
 from fem2d.linalg.base import Factorization, SolverBackend
 from fem2d.model.system import System
@@ -77,7 +67,8 @@ class Counters:
 
 
 class NewmarkStepper:
-    """One Newmark step of a :class:`System`, with an optional contact coupling.
+    """One step of a :class:`System` under a :class:`TimeScheme` (the Newmark
+    family, static, ...), with an optional contact coupling.
 
     Factorisations of ``K_eff`` are cached per step size.
     """
@@ -85,7 +76,7 @@ class NewmarkStepper:
     def __init__(
         self,
         system: System,
-        scheme: NewmarkScheme,
+        scheme: TimeScheme,
         backend: SolverBackend,
         contact: ContactCoupling | None = None,
     ) -> None:
@@ -117,11 +108,13 @@ class NewmarkStepper:
     def factor(self, dt: float) -> Factorization:
         """The factorised K_eff for step dt (computed once per dt)."""
         if dt not in self._factors:
-            b, g = self.scheme.beta, self.scheme.gamma
+            w_k, w_c, w_m = self.scheme.weights(dt)
             s = self.system
-            k_eff = s.K_free + s.M_free * (self.scheme.mass_factor / (dt * dt))
-            if s.C_free is not None:
-                k_eff = k_eff + s.C_free * (g / (b * dt))
+            k_eff = s.K_free if w_k == 1.0 else s.K_free * w_k
+            if w_m:
+                k_eff = k_eff + s.M_free * w_m
+            if s.C_free is not None and w_c:
+                k_eff = k_eff + s.C_free * w_c
             t0 = time.perf_counter()
             self._factors[dt] = self.backend.factorize(k_eff.tocsr())
             self.counters.factorization_s += time.perf_counter() - t0
@@ -135,7 +128,7 @@ class NewmarkStepper:
         u = np.zeros(n)
         v = np.zeros(n) if s.initial_velocity is None else s.initial_velocity[s.free].copy()
         rhs = self.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
-        a = self.backend.factorize(s.M_free).solve(rhs) if np.any(rhs) else np.zeros(n)
+        a = self.scheme.initial_acceleration(s, v, rhs, self.backend)
         contact = self.contact.initial_state() if self.contact is not None else None
         contact_force = np.zeros(n) if self.contact is not None else None
         return StepState(t0, u, v, a, contact, contact_force, internal_force=s.K_free @ u)
@@ -145,34 +138,22 @@ class NewmarkStepper:
         grid so that dt, the key of the factorisation cache, stays nominal);
         raises :class:`StepFailed` if contact does not converge.
 
-        Equilibrium at the generalized-alpha instants, divided by
-        :math:`1-\alpha_f`, leaves the end-of-step contact force with weight 1
-        and the operator :math:`K_{eff}` symmetric, so contact is enforced at
-        :math:`t_{n+1}` on the same condensed compliance for every scheme; the
-        start-of-step forces enter the right-hand side with weight
-        :math:`\alpha_f/(1-\alpha_f)`.
+        The scheme predicts, builds the right-hand side and corrects; the
+        contact force enters with weight one at the end of the step, on the
+        same condensed compliance for every scheme.
         """
-        sc = self.scheme
-        b, g, am, af = sc.beta, sc.gamma, sc.alpha_m, sc.alpha_f
-        s = self.system
+        scheme, s = self.scheme, self.system
         t_new = state.t + dt if t_new is None else t_new
         # Solve for the increment du = u_{n+1} - u_n with the internal force
         # K u_n carried from step to step: K u_n of a body that has slid 15 m
         # is a difference of terms of 1e11 N/m x 15 m, whose round-off
         # (~1e-4 N) would be felt by the contact forces of a stiff body; K du
         # is 100 times smaller.
-        f_int = state.internal_force if state.internal_force is not None else s.K_free @ state.u
-        du_pred = dt * state.v + dt * dt * (0.5 - b) * state.a
-        v_pred = state.v + dt * (1.0 - g) * state.a
-        rhs = self.force_free(t_new) - f_int + s.M_free @ (du_pred * (sc.mass_factor / (dt * dt)))
-        if af or am:
-            w = af / (1.0 - af)
-            rhs += w * (self.force_free(state.t) - f_int)
-            rhs -= s.M_free @ (state.a * (am / (1.0 - af)))
-            if state.contact_force is not None:
-                rhs += w * state.contact_force
-        if s.C_free is not None:
-            rhs += s.C_free @ (g / (b * dt) * du_pred - v_pred - (af / (1.0 - af)) * state.v)
+        if state.internal_force is None:
+            state = replace(state, internal_force=s.K_free @ state.u)
+        f_int = state.internal_force
+        prediction = scheme.predict(state, dt)
+        rhs = scheme.right_hand_side(s, state, prediction, dt, t_new, self.force_free)
         factor = self.factor(dt)
         t0 = time.perf_counter()
         du = factor.solve(rhs)
@@ -184,8 +165,7 @@ class NewmarkStepper:
             )
             du = du + correction
             contact_state = solution.state
-        a = (du - du_pred) / (b * dt * dt)
-        v = v_pred + g * dt * a
+        v, a = scheme.correct(state, du, prediction, dt)
         return StepState(
             t_new, state.u + du, v, a, contact_state, contact_force, solution, f_int + s.K_free @ du
         )

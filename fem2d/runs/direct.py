@@ -16,13 +16,13 @@ from fem2d.case.build import build_system
 from fem2d.case.loading import Case
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.history import DirectHistory
-from fem2d.dynamics.schemes import NewmarkScheme
+from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.linalg import get_solver
 from fem2d.post.extrema import extrema, rest, time_label, value_at
 
 
-def scheme_of(case: Case) -> NewmarkScheme:
+def scheme_of(case: Case) -> TimeScheme:
     """The time scheme a case asks for (``time.scheme``).
 
     ``newmark``: (beta, gamma); ``hht``: code_aster's HHT as DYNA_NON_LINE
