@@ -218,6 +218,7 @@ def _add_compare(sub) -> None:
 
 
 def _cmd_compare(args) -> int:
+    from fem2d.case.build import contact_tables
     from fem2d.case.loading import load_case, parse_overrides
     from fem2d.case.schema import METHODS
     from fem2d.studies.study import (
@@ -231,7 +232,7 @@ def _cmd_compare(args) -> int:
 
     overrides = parse_overrides(args.overrides)
     case = load_case(args.case, overrides)
-    has_contact = case.settings["contact"].get("slave") is not None
+    has_contact = bool(contact_tables(case.settings))
     methods = _list(args.methods)
     if methods and not has_contact:
         raise InputError(f"--methods: {case.name} has no contact zone; compare --elements or --solvers instead")

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.contact.problem import make_zone
 from fem2d.contact.search import orient_on_mesh
@@ -148,17 +149,7 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
         initial_velocity[2 * nodes] = init["velocity"][0]
         initial_velocity[2 * nodes + 1] = init["velocity"][1]
 
-    zones, young = [], 0.0
-    c = s["contact"]
-    if c.get("slave") is not None or c.get("master") is not None:
-        if c.get("slave") is None or c.get("master") is None:
-            raise case.error("contact", "give both contact.slave and contact.master edge groups")
-        slave = _group(case, mesh, "contact.slave", c["slave"], 1)
-        # the master normal comes from the master body, not from the edge order of the mesh file
-        master = orient_on_mesh(mesh, _group(case, mesh, "contact.master", c["master"], 1))
-        zones.append(make_zone(mesh.points, slave, master, c["mu"], name=f"{c['slave']}/{c['master']}"))
-        young = _slave_modulus(mesh, slave.nodes, body_modulus)
-
+    zones, zone_moduli = contact_zones(case, mesh, body_modulus)
     system = System(
         mesh=mesh,
         K=(K_body + K_springs).tocsr(),
@@ -169,10 +160,10 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
         loads=loads,
         initial_velocity=initial_velocity,
         zones=zones,
-        young_modulus=young,
+        young_modulus=zone_moduli[0] if zone_moduli else 0.0,
     )
     _check_free_mass(case, system)
-    info: dict[str, Any] = {"mesh": mesh}
+    info: dict[str, Any] = {"mesh": mesh, "zone_moduli": zone_moduli}
     node = s["report"].get("node")
     if node is not None:
         block = _group(case, mesh, "report.node", node)
@@ -182,6 +173,44 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
         info["report_node"] = int(nodes[0])
         info["report_dof"] = int(2 * nodes[0] + COMPONENT[s["report"]["component"]])
     return system, info
+
+
+def contact_tables(settings: dict) -> list[dict]:
+    """The ``[contact]`` / ``[[contact]]`` tables that define a zone (a lone
+    ``[contact]`` table without slave and master defines none)."""
+    return [c for c in tables_of(settings["contact"]) if c.get("slave") is not None or c.get("master") is not None]
+
+
+def contact_key(case: Case, index: int, key: str) -> str:
+    """The dotted key of a contact setting, as the case file spells it
+    (``contact.mu`` for a lone table, ``contact[1].mu`` in a list)."""
+    return f"contact[{index}].{key}" if isinstance(case.settings["contact"], list) else f"contact.{key}"
+
+
+def contact_zones(case: Case, mesh: Mesh, body_modulus: dict[str, float]) -> tuple[list, list[float]]:
+    """The contact zones of the ``[contact]`` table or ``[[contact]]`` list, and
+    the Young's modulus of each zone's slave body (default penalty scale)."""
+    zones, moduli, names = [], [], {}
+    tables = tables_of(case.settings["contact"])
+    for i, c in enumerate(tables):
+        if c.get("slave") is None and c.get("master") is None:
+            if len(tables) > 1:
+                key = contact_key(case, i, "slave")
+                raise case.error(key, "missing; every [[contact]] zone needs slave and master")
+            continue
+        if c.get("slave") is None or c.get("master") is None:
+            missing = "slave" if c.get("slave") is None else "master"
+            raise case.error(contact_key(case, i, missing), "missing; give both slave and master edge groups")
+        slave = _group(case, mesh, contact_key(case, i, "slave"), c["slave"], 1)
+        # the master normal comes from the master body, not from the edge order of the mesh file
+        master = orient_on_mesh(mesh, _group(case, mesh, contact_key(case, i, "master"), c["master"], 1))
+        name = c.get("name") or f"{c['slave']}/{c['master']}"
+        if name in names:
+            raise case.error(contact_key(case, i, "name"), f"zone name {name!r} is also zone {names[name]}'s")
+        names[name] = i
+        zones.append(make_zone(mesh.points, slave, master, c["mu"], name=name))
+        moduli.append(_slave_modulus(mesh, slave.nodes, body_modulus))
+    return zones, moduli
 
 
 def _load(case: Case, mesh: Mesh, i: int, load: dict, thickness: float) -> Load:

@@ -198,7 +198,7 @@ class Table(Field):
             sub = f"{path}.{key}" if path else key
             if spec.required:
                 raise InputError(f"{where}: {sub}: missing; expected {spec.describe()}")
-            if isinstance(spec, Table):
+            if isinstance(spec, Table | TableOrList):
                 out[key] = spec.check(None, sub, where)
             elif spec.default is not None:
                 out[key] = spec.default
@@ -223,6 +223,32 @@ class TableList(Field):
 
 
 @dataclass
+class TableOrList(Field):
+    """One table ``[name]`` or an array of tables ``[[name]]``, each checked
+    against ``table``; the resolved settings keep the form that was given (a
+    single table stays a table, so ``name.key`` overrides keep their meaning)."""
+
+    table: Table = None  # type: ignore[assignment]
+    default: Any = None  # absent -> the table's defaults
+    doc: str = ""
+
+    def describe(self) -> str:
+        return "a table or an array of tables"
+
+    def check(self, value, path, where):
+        if value is None or isinstance(value, dict):
+            return self.table.check(value, path, where)
+        if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+            raise _fail(where, path, "a table or a non-empty array of tables", value)
+        return [self.table.check(v, f"{path}[{i}]", where) for i, v in enumerate(value)]
+
+
+def tables_of(value: dict | list[dict]) -> list[dict]:
+    """The tables of a :class:`TableOrList` setting, as a list."""
+    return list(value) if isinstance(value, list) else [value]
+
+
+@dataclass
 class Any_(Field):
     """Any TOML value (used for ``when`` conditions and ``--set`` maps)."""
 
@@ -240,6 +266,10 @@ def lookup(schema: Table, dotted: str) -> Field | None:
     """The schema node of a dotted key (list indices allowed: ``loads.0.value``)."""
     node: Field | None = schema
     for part in dotted.split("."):
+        if isinstance(node, TableOrList):
+            node = node.table
+            if part.isdigit():
+                continue
         if isinstance(node, TableList):
             if not part.isdigit():
                 return None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fem2d.case.fields import Table, TableList, lookup
+from fem2d.case.fields import Table, TableList, TableOrList, lookup
 from fem2d.case.schema import SCHEMA
 from fem2d.errors import InputError
 
@@ -108,11 +108,17 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
 
 def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
     spec = lookup(SCHEMA, key)
-    if spec is None or isinstance(spec, Table | TableList) and not isinstance(value, dict | list):
+    if spec is None or isinstance(spec, Table | TableList | TableOrList) and not isinstance(value, dict | list):
         raise InputError(f"{where}: --set {key}: unknown key")
     parts = key.split(".")
     node: Any = data
     for i, part in enumerate(parts[:-1]):
+        if isinstance(node, list) and not part.isdigit():
+            head = ".".join(parts[:i])
+            raise InputError(f"{where}: --set {key}: {head} is a list of {len(node)} tables; use {head}.K.{part}")
+        if isinstance(node, dict) and part.isdigit() and isinstance(lookup(SCHEMA, ".".join(parts[:i])), TableOrList):
+            head = ".".join(parts[:i])
+            raise InputError(f"{where}: --set {key}: {head} is a single table; use {head}.{'.'.join(parts[i + 1:])}")
         if isinstance(node, list):
             idx = int(part)
             if idx >= len(node):
@@ -123,6 +129,9 @@ def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
                 node[part] = [] if isinstance(lookup(SCHEMA, ".".join(parts[: i + 1])), TableList) else {}
             node = node[part]
     last = parts[-1]
+    if isinstance(node, list) and not last.isdigit():
+        head = ".".join(parts[:-1])
+        raise InputError(f"{where}: --set {key}: {head} is a list of {len(node)} tables; use {head}.K.{last}")
     if isinstance(node, list):
         node[int(last)] = value
     else:

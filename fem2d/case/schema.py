@@ -18,6 +18,7 @@ from fem2d.case.fields import (
     String,
     Table,
     TableList,
+    TableOrList,
 )
 
 ELEMENTS = ("quad4", "quad8")
@@ -119,6 +120,7 @@ INITIAL = Table(
 
 CONTACT = Table(
     fields={
+        "name": Optional(inner=String(), doc="zone name (default SLAVE/MASTER); prefixes its quantities"),
         "method": String(default="lagrange", choices=METHODS),
         "slave": Optional(inner=String()),
         "master": Optional(inner=String()),
@@ -243,7 +245,7 @@ SCHEMA = Table(
         "loads": TableList(table=LOAD),
         "functions": Table(open_keys=FUNCTION),
         "initial": TableList(table=INITIAL),
-        "contact": CONTACT,
+        "contact": TableOrList(table=CONTACT, doc="one contact zone [contact], or several [[contact]]"),
         "time": TIME,
         "solver": SOLVER,
         "report": REPORT,

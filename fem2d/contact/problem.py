@@ -121,7 +121,9 @@ class ContactSolution:
     history (stick anchors...) to hand back at the next step; ``iterations``
     counts its Newton / active-set iterations; ``converged`` and
     ``residual`` say how that loop ended; ``left_master`` flags slave nodes
-    whose projection fell outside the master surface.
+    whose projection fell outside the master surface. ``parts`` holds the
+    zones' own solutions when this one combines several zones
+    (:func:`fem2d.dynamics.coupling.combined_solution`), else nothing.
     """
 
     forces: np.ndarray
@@ -135,6 +137,7 @@ class ContactSolution:
     converged: bool
     residual: float
     left_master: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    parts: tuple[ContactSolution, ...] = ()
 
 
 class ContactFormulation(Protocol):

@@ -30,7 +30,9 @@ def slave_areas(system, case) -> np.ndarray:
     zone = system.zones[0]
     s = case.settings
     groups = [m["group"] for m in s["materials"]]
-    f = pressure_load(system.mesh, s["contact"]["slave"], 1.0, groups, thickness=s["model"]["thickness"])
+    from fem2d.case.build import contact_tables
+
+    f = pressure_load(system.mesh, contact_tables(s)[0]["slave"], 1.0, groups, thickness=s["model"]["thickness"])
     return np.hypot(f[2 * zone.slave_nodes], f[2 * zone.slave_nodes + 1])
 
 

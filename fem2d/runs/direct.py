@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from fem2d.case.build import build_system
+from fem2d.case.build import build_system, contact_tables
 from fem2d.case.loading import Case
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.history import DirectHistory
@@ -40,15 +40,32 @@ def scheme_of(case: Case) -> TimeScheme:
     return NewmarkScheme(t["beta"], t["gamma"])
 
 
-def formulation_options(case: Case, system) -> dict:
-    """Options of the chosen contact method, from the ``[contact]`` table."""
-    c = case.settings["contact"]
-    common = {"max_iter": c["max_iter"], "tolerance": c["tolerance"]}
-    if c["method"] == "penalty":
-        return {**common, "e_n": c.get("e_n"), "e_t": c.get("e_t"), "young_modulus": system.young_modulus}
-    if c["method"] == "continuous":
-        return {**common, "integration": c["integration"], "rho_n": c["rho_n"], "rho_t": c["rho_t"]}
+def formulation_options(contact: dict, young_modulus: float) -> dict:
+    """Options of a zone's contact method, from its ``[contact]`` table."""
+    common = {"max_iter": contact["max_iter"], "tolerance": contact["tolerance"]}
+    if contact["method"] == "penalty":
+        return {**common, "e_n": contact.get("e_n"), "e_t": contact.get("e_t"), "young_modulus": young_modulus}
+    if contact["method"] == "continuous":
+        return {
+            **common,
+            "integration": contact["integration"],
+            "rho_n": contact["rho_n"],
+            "rho_t": contact["rho_t"],
+        }
     return common
+
+
+def contact_coupling(case: Case, system, info: dict) -> ContactCoupling | None:
+    """The coupling of the case's contact zones, each with its own formulation."""
+    if not system.zones:
+        return None
+    from fem2d.contact import make_formulation
+
+    formulations = [
+        make_formulation(c["method"], **formulation_options(c, young))
+        for c, young in zip(contact_tables(case.settings), info["zone_moduli"])
+    ]
+    return ContactCoupling(system, system.zones, formulations)
 
 
 def run_direct(case: Case, progress: Callable[[float], None] | None = None):
@@ -56,13 +73,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
     t_start = time.perf_counter()
     system, info = build_system(case)
     t_model = time.perf_counter() - t_start
-    coupling = None
-    if system.zones:
-        from fem2d.contact import make_formulation
-
-        method = case.settings["contact"]["method"]
-        formulation = make_formulation(method, **formulation_options(case, system))
-        coupling = ContactCoupling(system, system.zones[0], formulation)
+    coupling = contact_coupling(case, system, info)
     stepper = NewmarkStepper(system, scheme_of(case), get_solver(case.settings["solver"]["linear"]), coupling)
     history = DirectHistory(system, info.get("report_dof"), case.settings["report"]["snapshots"], stepper.force_free)
     state = stepper.initial_state()
@@ -93,7 +104,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         "integration_s": time.perf_counter() - t_start - t_model,
         "n_dofs": int(system.n_dofs),
         "n_free_dofs": int(len(system.free)),
-        "n_slave": int(system.zones[0].n_slave) if system.zones else 0,
+        "n_slave": int(sum(zone.n_slave for zone in system.zones)),
     }
     fields = {"system": system, "final_state": final, "info": info}
     if history.snapshot_every:
