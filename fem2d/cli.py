@@ -38,6 +38,9 @@ def _add_run(sub) -> None:
     p.add_argument("--out", default=None, metavar="DIR", help="output directory (default results/<case>/)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument(
+        "--strict", action="store_true", help="exit 1 when the run warns (energy created beyond post.energy_tolerance)"
+    )
+    p.add_argument(
         "--vtu",
         nargs="?",
         type=int,
@@ -83,6 +86,10 @@ def _cmd_run(args) -> int:
     if args.vtu is not None:
         print(f"wrote {pvd} ({len(result.fields['snapshots']['time'])} VTU files)")
     print(f"wall time {result.timing['wall_s']:.3f} s; wrote {out / 'result.json'}")
+    for warning in result.warnings:
+        print(f"fem2d run: warning: {case.name}: {warning}", file=sys.stderr)
+    if args.strict and result.warnings:
+        return 1
     return 0 if result.passed else 1
 
 

@@ -23,7 +23,7 @@ from fem2d.case.fields import (
 
 ELEMENTS = ("quad4", "quad8")
 METHODS = ("lagrange", "penalty", "continuous")
-SCHEMES = ("newmark", "hht", "hht_full", "generalized_alpha")
+SCHEMES = ("auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass")
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
 COMPONENTS = ("dx", "dy")
 
@@ -137,7 +137,11 @@ CONTACT = Table(
 
 TIME = Table(
     fields={
-        "scheme": String(default="newmark", choices=SCHEMES),
+        "scheme": String(
+            default="auto",
+            choices=SCHEMES,
+            doc="auto: modified_mass (average acceleration, no inertia on contact nodes) with contact, newmark without",
+        ),
         "beta": Real(default=0.25, positive=True),
         "gamma": Real(default=0.5, positive=True),
         "alpha": Real(
@@ -209,7 +213,15 @@ POST = Table(
     fields={
         "window": Optional(inner=Array(item=Real(min=0.0), length=2), doc="[t_start, t_end], s"),
         "threshold": Real(default=0.0, min=0.0, doc="impact force threshold, N"),
+        "quiet": Real(
+            default=0.0, min=0.0, doc="s: a release shorter than this is a re-opening inside one impact (DUREE_REPOS)"
+        ),
         "blocks": Integer(default=8, min=1, doc="wear-power averaging blocks"),
+        "energy_tolerance": Real(
+            default=0.01,
+            positive=True,
+            doc="a direct run warns when its energy grows more (relative to max(E(0), max|W|))",
+        ),
     }
 )
 

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from fem2d.contact.problem import OPEN, SLIP
 from fem2d.dynamics.stepper import StepState
@@ -39,12 +40,14 @@ class DirectHistory:
     snapshot_every: int = 0
     #: the load on the free dofs at t (default ``system.force_free``; a stepper's cached one saves work)
     forces: Callable[[float], np.ndarray] | None = None
+    #: the mass of the kinetic energy (default ``system.M_free``; a scheme may redistribute it)
+    mass: sp.csr_matrix | None = None
 
     def __post_init__(self) -> None:
         s = self.system
         if self.forces is None:
             self.forces = s.force_free
-        self._M = s.M_free
+        self._M = s.M_free if self.mass is None else self.mass
         self._K_s = s.restrict(s.K_springs)
         self._K_b = s.K_free - self._K_s
         self._rows: list[dict] = []

@@ -112,7 +112,7 @@ class NewmarkStepper:
             s = self.system
             k_eff = s.K_free if w_k == 1.0 else s.K_free * w_k
             if w_m:
-                k_eff = k_eff + s.M_free * w_m
+                k_eff = k_eff + self.scheme.mass(s) * w_m
             if s.C_free is not None and w_c:
                 k_eff = k_eff + s.C_free * w_c
             t0 = time.perf_counter()

@@ -207,9 +207,83 @@ def single_node(element: str = "quad4", refine: int = 0, x: float = 0.0, y: floa
     return Mesh(np.array([[x, y]]), {name: CellBlock("point", np.array([[0]]))}, f"single_node({name})")
 
 
+def bars(
+    element: str = "quad4",
+    refine: int = 0,
+    lengths: tuple[float, ...] | list[float] = (1.0,),
+    height: float = 0.05,
+    cells: int = 20,
+    gaps: tuple[float, ...] | list[float] = (),
+    walls: str = "none",
+    wall_gap: float = 0.0,
+    vertical: bool = False,
+) -> Mesh:
+    """Bars in a row along x (along y with ``vertical``), with optional rigid walls.
+
+    Bar i (from 1) spans ``[x_i, x_i + lengths[i-1]]`` with ``gaps`` between
+    consecutive bars, one cell across the height and ``cells * 2**refine``
+    cells per unit length along it. ``walls`` is ``"none"``, ``"start"`` (a
+    wall before the first bar), ``"end"`` (after the last) or ``"both"``,
+    ``wall_gap`` away; a wall is one cell of thickness ``height`` meant to be
+    fixed. Groups: ``BARi`` (cells), ``BARi_START`` / ``BARi_END`` (the end
+    faces at the lower / higher coordinate), ``BARi_S`` / ``BARi_E`` (the end
+    nodes on the axis y = 0, x = 0 with ``vertical``), ``BARS`` (all bar cells),
+    ``WALL_START`` / ``WALL_END`` (wall cells) and ``WALL_START_FACE`` /
+    ``WALL_END_FACE`` (the faces that bars touch).
+
+    The Signorini bar is ``bars(walls="end")``, two bars hitting each other
+    ``bars(lengths=[1, 1])``, a bar dropped on the ground
+    ``bars(walls="start", wall_gap=h, vertical=True)``.
+    """
+    lengths = [float(x) for x in lengths]
+    gaps = [float(g) for g in gaps] or [0.0] * (len(lengths) - 1)
+    if not lengths or min(lengths) <= 0 or height <= 0 or len(gaps) != len(lengths) - 1 or min(gaps, default=0) < 0:
+        raise MeshError(f"bars: need positive lengths and height and one gap >= 0 between bars, got {lengths}, {gaps}")
+    if walls not in ("none", "start", "end", "both") or wall_gap < 0:
+        raise MeshError(f"bars: walls must be none, start, end or both and wall_gap >= 0, got {walls!r}, {wall_gap}")
+    if not isinstance(cells, int) or cells < 1 or not isinstance(refine, int) or not 0 <= refine <= 8:
+        raise MeshError(f"bars: cells must be a positive integer and refine in 0..8, got {cells}, {refine}")
+    per_length = cells * 2**refine
+
+    def build(gmsh):
+        add, x = gmsh.model.addPhysicalGroup, 0.0
+        pieces = []
+        for i, length in enumerate(lengths, start=1):
+            n = max(1, int(round(per_length * length)))
+            corners, edges, surface = _structured_rectangle(gmsh, x, 0.0, x + length, height, n, 1)
+            pieces.append((i, corners, edges, surface))
+            x += length + (gaps[i - 1] if i < len(lengths) else 0.0)
+        wall_pieces = []
+        if walls in ("start", "both"):
+            _, edges, surface = _structured_rectangle(gmsh, -wall_gap - height, 0.0, -wall_gap, height, 1, 1)
+            wall_pieces.append(("WALL_START", edges[1], surface))
+        if walls in ("end", "both"):
+            x_end = x + wall_gap
+            _, edges, surface = _structured_rectangle(gmsh, x_end, 0.0, x_end + height, height, 1, 1)
+            wall_pieces.append(("WALL_END", edges[3], surface))
+        gmsh.model.geo.synchronize()
+        for i, corners, edges, surface in pieces:
+            add(2, [surface], name=f"BAR{i}")
+            add(1, [edges[3]], name=f"BAR{i}_START")
+            add(1, [edges[1]], name=f"BAR{i}_END")
+            add(0, [corners[0]], name=f"BAR{i}_S")
+            add(0, [corners[1]], name=f"BAR{i}_E")
+        add(2, [surface for _, _, _, surface in pieces], name="BARS")
+        for name, face, surface in wall_pieces:
+            add(2, [surface], name=name)
+            add(1, [face], name=f"{name}_FACE")
+
+    source = f"bars(lengths={lengths}, gaps={gaps}, walls={walls!r}, {element!r}, refine={refine})"
+    mesh = _mesh_with_gmsh(build, element, source)
+    if vertical:
+        mesh.points = np.ascontiguousarray(mesh.points[:, ::-1])
+    return _orient_counter_clockwise(mesh)
+
+
 #: Builders a case file may name in ``mesh.geometry``.
 BUILDERS: dict[str, Callable[..., Mesh]] = {
     "sliding_block": sliding_block,
     "rectangle": rectangle,
     "single_node": single_node,
+    "bars": bars,
 }

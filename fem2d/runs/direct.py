@@ -19,7 +19,9 @@ from fem2d.dynamics.history import DirectHistory
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.linalg import get_solver
+from fem2d.post.energy import energy_quantities
 from fem2d.post.extrema import extrema, rest, time_label, value_at
+from fem2d.post.impacts import impact_statistics
 
 
 def scheme_of(case: Case) -> TimeScheme:
@@ -28,7 +30,11 @@ def scheme_of(case: Case) -> TimeScheme:
     ``newmark``: (beta, gamma); ``hht``: code_aster's HHT as DYNA_NON_LINE
     runs it by default (modified average acceleration, first order);
     ``hht_full``: Hilber-Hughes-Taylor proper (code_aster's MODI_EQUI='OUI');
-    ``generalized_alpha``: Chung-Hulbert with ``time.rho_inf``.
+    ``generalized_alpha``: Chung-Hulbert with ``time.rho_inf``;
+    ``modified_mass``: Newmark (beta, gamma) on the modified mass of the contact
+    nodes (:meth:`NewmarkScheme.modified_mass`, applied in :func:`run_direct`);
+    ``auto``: ``modified_mass`` when the case has contact, ``newmark`` otherwise
+    (plain Newmark creates energy at impacts: README, time schemes).
     """
     t = case.settings["time"]
     if t["scheme"] == "hht":
@@ -74,8 +80,17 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
     system, info = build_system(case)
     t_model = time.perf_counter() - t_start
     coupling = contact_coupling(case, system, info)
-    stepper = NewmarkStepper(system, scheme_of(case), get_solver(case.settings["solver"]["linear"]), coupling)
-    history = DirectHistory(system, info.get("report_dof"), case.settings["report"]["snapshots"], stepper.force_free)
+    scheme = scheme_of(case)
+    name = case.settings["time"]["scheme"]
+    if name == "modified_mass" or (name == "auto" and system.zones):
+        if not system.zones:
+            raise case.error("time.scheme", "the modified mass method needs a contact zone")
+        nodes = np.unique(np.concatenate([zone.boundary_nodes for zone in system.zones]))
+        scheme = scheme.modified_mass(system, nodes)
+    stepper = NewmarkStepper(system, scheme, get_solver(case.settings["solver"]["linear"]), coupling)
+    history = DirectHistory(
+        system, info.get("report_dof"), case.settings["report"]["snapshots"], stepper.force_free, scheme.mass(system)
+    )
     state = stepper.initial_state()
     history.start(state)
     t = case.settings["time"]
@@ -131,4 +146,11 @@ def direct_quantities(case: Case, series: dict[str, np.ndarray]) -> dict[str, fl
         q["max_penetration"] = float(np.max(series["penetration"]))
         q["friction_dissipation"] = float(series["friction_dissipation"][-1])
     q["work_loads"] = float(work)
+    q.update(energy_quantities(series))
+    if "normal_force" in series:
+        post = case.settings["post"]
+        window = post.get("window")
+        stats = impact_statistics(times, series["normal_force"], v, post["threshold"], post["quiet"], window)
+        q.update(stats.quantities())
+        q["n_reopenings"] = sum(imp.n_elementary - 1 for imp in stats.impacts)
     return q

@@ -38,6 +38,8 @@ class Result:
     timing: dict[str, Any]
     histories: dict[str, np.ndarray] = field(default_factory=dict)
     fields: dict[str, Any] = field(default_factory=dict)
+    #: what the run distrusts in itself (energy created...); ``fem2d run --strict`` fails on any
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -54,6 +56,7 @@ class Result:
             "quantities": self.quantities,
             "checks": self.checks,
             "timing": self.timing,
+            "warnings": self.warnings,
         }
 
 
@@ -89,7 +92,14 @@ def run(
         case = load_case(case.path or case.name, {**case.overrides, **dict(_pairs(overrides))})
     quantities, histories, fields, timing = _kind_runner(case.settings["case"]["kind"])(case, progress)
     timing = {"wall_s": time.perf_counter() - start, **timing}
-    return Result(case, quantities, make_checks(case, quantities), timing, histories, fields)
+    warnings = []
+    if "energy_growth" in quantities:
+        from fem2d.post.energy import energy_warning
+
+        warning = energy_warning(quantities, case.settings["post"]["energy_tolerance"])
+        if warning is not None:
+            warnings.append(warning)
+    return Result(case, quantities, make_checks(case, quantities), timing, histories, fields, warnings)
 
 
 def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:

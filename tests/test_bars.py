@@ -1,0 +1,93 @@
+"""Bars hitting a wall and each other: exact references (checked against a modal
+series), the modified mass scheme, energy drift and its warning."""
+
+import numpy as np
+import pytest
+
+from fem2d.exact.bars import BouncingBar, bar_on_wall, two_bars, wave_speed
+from fem2d.runs.result import run
+
+E, RHO, AREA, L, V0 = 2.0e11, 8000.0, 0.05, 1.0, 1.0
+
+
+def _held_bar_force(t, n_modes=4000):
+    """Contact force of a bar whose struck end is held from t = 0 (the other end
+    free), initial velocity -V0: the fixed-free modal series, an independent
+    method. Modes sin(k_j x), k_j = (2j-1) pi / 2L; the initial velocity
+    -V0 has coefficients -4 V0 / ((2j-1) pi); the force is E A u_x(0)."""
+    c = wave_speed(E, RHO)
+    j = np.arange(1, n_modes + 1)
+    k = (2 * j - 1) * np.pi / (2 * L)
+    coeff = -4.0 * V0 / ((2 * j - 1) * np.pi) / (k * c)  # displacement amplitude of sin(k c t)
+    return -E * AREA * np.sum(coeff * k * np.sin(np.outer(t, k * c)), axis=1)
+
+
+def test_bar_on_wall_matches_the_modal_series():
+    exact = bar_on_wall(L, E, RHO, AREA, V0)
+    duration = exact.duration
+    t = np.linspace(0.02, 0.98, 25) * duration
+    force = _held_bar_force(t)
+    assert np.allclose(force, exact.force, rtol=2e-3)
+    after = _held_bar_force(np.array([1.02, 1.5]) * duration)
+    assert np.all(after < -0.99 * exact.force)  # held longer, the bar would pull: the contact ends at 2L/c
+    assert exact.velocity_after == (-V0,)
+    assert two_bars(L, E, RHO, AREA, V0).force == pytest.approx(exact.force / 2)
+
+
+def test_bouncing_bar_needs_speed_above_2gL_over_c():
+    bar = BouncingBar(L, 1.0e7, 1000.0, AREA, 9.81, 1.0)
+    assert bar.contact_duration == pytest.approx(0.02)
+    assert bar.impact(2).t_start - bar.impact(1).t_start == pytest.approx(0.02 + 2 * bar.velocity / 9.81)
+    with pytest.raises(ValueError, match="2 g L / c"):
+        BouncingBar(L, 1.0e4, 1000.0, AREA, 9.81, 1e-3)
+
+
+def test_modified_mass_keeps_the_mass_and_empties_the_contact_nodes():
+    from fem2d.case.build import build_system
+    from fem2d.case.loading import load_case
+    from fem2d.dynamics.schemes import NewmarkScheme
+
+    system, _ = build_system(load_case("bar_wall"))
+    zone = system.zones[0]
+    m = NewmarkScheme().modified_mass(system, zone.boundary_nodes).mass(system)
+    ones = np.zeros(system.n_dofs)
+    ones[0::2] = 1.0
+    ones = ones[system.free]
+    assert ones @ (m @ ones) == pytest.approx(ones @ (system.M_free @ ones), rel=1e-12)
+    index = system.free_index[2 * zone.slave_nodes]
+    assert abs(m[index].toarray()).max() == 0.0
+
+
+@pytest.mark.parametrize("case, force", [("bar_wall", 2.0e6), ("two_bars", 1.0e6)])
+def test_default_scheme_keeps_the_energy_through_the_impact(case, force):
+    """The documented default (modified mass with contact): one contact of 2L/c
+    without re-opening, impulse 2 m v0 (m v0 for two bars), energy kept to 1e-3."""
+    result = run(case)
+    q = result.quantities
+    assert q["n_impacts"] == 1 and q["n_reopenings"] == 0
+    assert q["impact_1_duration"] == pytest.approx(4.0e-4, rel=1e-2)
+    assert q["impact_1_impulse"] == pytest.approx(force * 4.0e-4, rel=1e-2)
+    assert abs(q["energy_drift"]) < 1e-3
+    assert not result.warnings and result.passed
+
+
+def test_plain_newmark_creates_energy_and_strict_fails(tmp_path, capsys):
+    from fem2d.cli import main
+
+    result = run("bar_wall", {"time.scheme": "newmark"})
+    assert result.quantities["energy_drift"] > 1.0
+    assert result.quantities["n_reopenings"] > 10
+    assert result.warnings and "energy grew" in result.warnings[0]
+    # without references, only --strict turns the warning into a failure
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "cases" / "bar_wall.toml").read_text()
+    case = tmp_path / "bar.toml"
+    case.write_text(text.split("# --- references")[0])
+    args = ["run", str(case), "--set", 'time.scheme="newmark"', "--quiet", "--out", str(tmp_path / "out")]
+    assert main(args) == 0
+    assert "energy grew" in capsys.readouterr().err
+    assert main([*args, "--strict"]) == 1
+    import json
+
+    assert json.loads((tmp_path / "out" / "result.json").read_text())["warnings"]
