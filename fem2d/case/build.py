@@ -9,6 +9,7 @@ cells into CSR matrices on interleaved dofs (2 per node).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import scipy.sparse as sp
 
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
+from fem2d.contact.obstacles import plane_extent, plane_segment
 from fem2d.contact.problem import make_zone
 from fem2d.contact.search import orient_on_mesh
 from fem2d.errors import InputError, MeshError
@@ -35,7 +37,8 @@ from fem2d.fe import (
     traction_load,
 )
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
-from fem2d.model.system import Load, System
+from fem2d.mesh.mesh import CellBlock
+from fem2d.model.system import Load, Motion, System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
 
 COMPONENT = {"dx": 0, "dy": 1}
@@ -60,10 +63,14 @@ def build_mesh(case: Case) -> Mesh:
         raise case.error("mesh.params", f"the {name} builder does not accept these parameters ({exc})") from None
 
 
-def time_function(case: Case, name: str) -> TimeFunction:
-    """The ``[functions.NAME]`` table as a callable of time."""
+def time_function(case: Case, name: str, key: str | None = None) -> TimeFunction:
+    """The ``[functions.NAME]`` table as a callable of time (``key``: the
+    setting that names it, for the error when there is no such table)."""
     if name == "constant":
         return Constant(1.0)
+    if name not in case.settings["functions"]:
+        known = sorted(case.settings["functions"])
+        raise case.error(key or f"functions.{name}", f"no [functions.{name}] table (known: {known})")
     spec = case.settings["functions"][name]
     key = f"functions.{name}"
     if spec["type"] == "constant":
@@ -93,7 +100,7 @@ def _group(case: Case, mesh: Mesh, key: str, name: str, dimension: int | None = 
 def build_system(case: Case) -> tuple[System, dict[str, Any]]:
     """Assemble the case's System; also returns ``info`` (report dof, groups...)."""
     s = case.settings
-    mesh = build_mesh(case)
+    mesh, planes = with_rigid_planes(case, build_mesh(case))
     n_dofs = 2 * mesh.n_nodes
     hypothesis, thickness = s["model"]["hypothesis"], s["model"]["thickness"]
     lumping = "lumped" if s["model"]["lumped_mass"] else "consistent"
@@ -109,6 +116,7 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
         body_modulus[mat["group"]] = mat["E"]
     K_body = assemble_matrix(k_blocks, dof_blocks, n_dofs) if k_blocks else sp.csr_matrix((n_dofs, n_dofs))
     M = assemble_matrix(m_blocks, dof_blocks, n_dofs) if m_blocks else sp.csr_matrix((n_dofs, n_dofs))
+    C = rayleigh_damping(s["materials"], k_blocks, m_blocks, dof_blocks, n_dofs)
 
     ks_blocks, ks_dofs = [], []
     for i, spring in enumerate(s["springs"]):
@@ -128,12 +136,23 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
     if mn_blocks:
         M = M + assemble_matrix(mn_blocks, mn_dofs, n_dofs)
 
-    fixed_dofs, fixed_values = [], []
+    fixed_dofs, fixed_values, motions = [], [], []
     for i, sup in enumerate(s["supports"]):
         nodes = np.unique(_group(case, mesh, f"supports[{i}].group", sup["group"]).nodes)
         for comp in sup["dofs"]:
-            fixed_dofs.append(2 * nodes + COMPONENT[comp])
-            fixed_values.append(np.full(len(nodes), sup["value"]))
+            dofs = 2 * nodes + COMPONENT[comp]
+            fixed_dofs.append(dofs)
+            if sup["function"] == "constant":
+                fixed_values.append(np.full(len(nodes), sup["value"]))
+            else:
+                fixed_values.append(np.zeros(len(nodes)))
+                function = time_function(case, sup["function"], f"supports[{i}].function")
+                motions.append(Motion(dofs, np.full(len(nodes), sup["value"]), function, f"support {sup['group']}"))
+    for plane in planes:
+        fixed_dofs.append(plane.dofs)
+        fixed_values.append(np.zeros(len(plane.dofs)))
+        if plane.motion is not None:
+            motions.append(plane.motion)
     fixed = np.concatenate(fixed_dofs) if fixed_dofs else np.zeros(0, dtype=np.int64)
     values = np.concatenate(fixed_values) if fixed_values else np.zeros(0)
     fixed, first = np.unique(fixed, return_index=True)
@@ -141,15 +160,18 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
 
     loads = [_load(case, mesh, i, load, thickness) for i, load in enumerate(s["loads"])]
 
-    initial_velocity = None
+    initial_velocity = initial_displacement = None
     for i, init in enumerate(s["initial"]):
         nodes = np.unique(_group(case, mesh, f"initial[{i}].group", init["group"]).nodes)
         if initial_velocity is None:
-            initial_velocity = np.zeros(n_dofs)
-        initial_velocity[2 * nodes] = init["velocity"][0]
-        initial_velocity[2 * nodes + 1] = init["velocity"][1]
+            initial_velocity, initial_displacement = np.zeros(n_dofs), np.zeros(n_dofs)
+        for c in range(2):
+            initial_velocity[2 * nodes + c] = init["velocity"][c]
+            initial_displacement[2 * nodes + c] = init["displacement"][c]
+    if initial_displacement is not None and not np.any(initial_displacement):
+        initial_displacement = None
 
-    zones, zone_moduli = contact_zones(case, mesh, body_modulus)
+    zones, zone_moduli = contact_zones(case, mesh, body_modulus, planes)
     system = System(
         mesh=mesh,
         K=(K_body + K_springs).tocsr(),
@@ -158,11 +180,15 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
         fixed=fixed,
         fixed_values=values,
         loads=loads,
+        C=C,
         initial_velocity=initial_velocity,
+        initial_displacement=initial_displacement,
+        motions=motions,
         zones=zones,
         young_modulus=zone_moduli[0] if zone_moduli else 0.0,
     )
     _check_free_mass(case, system)
+    _check_motions(case, system)
     info: dict[str, Any] = {"mesh": mesh, "zone_moduli": zone_moduli}
     node = s["report"].get("node")
     if node is not None:
@@ -187,12 +213,81 @@ def contact_key(case: Case, index: int, key: str) -> str:
     return f"contact[{index}].{key}" if isinstance(case.settings["contact"], list) else f"contact.{key}"
 
 
-def contact_zones(case: Case, mesh: Mesh, body_modulus: dict[str, float]) -> tuple[list, list[float]]:
+@dataclass(frozen=True)
+class RigidPlane:
+    """The two prescribed end nodes (group ``group``) standing for zone
+    ``zone``'s plane master (:mod:`fem2d.contact.obstacles`), their dofs, and
+    their motion (None: fixed)."""
+
+    zone: int
+    group: str
+    dofs: np.ndarray
+    motion: Motion | None
+
+
+def with_rigid_planes(case: Case, mesh: Mesh) -> tuple[Mesh, list[RigidPlane]]:
+    """The mesh with a two-node segment added for every ``[contact.plane]``."""
+    tables = tables_of(case.settings["contact"])
+    if not any(c.get("plane") is not None for c in tables):
+        return mesh, []
+    extent = plane_extent(mesh.points)
+    points, groups, planes = [mesh.points], dict(mesh.groups), []
+    n = mesh.n_nodes
+    for i, c in enumerate(tables):
+        plane = c.get("plane")
+        if plane is None:
+            continue
+        if c.get("master") is not None:
+            raise case.error(contact_key(case, i, "plane"), "give either a master edge group or a plane, not both")
+        try:
+            ends = plane_segment(plane["point"], plane["normal"], extent)
+        except InputError as exc:
+            raise case.error(contact_key(case, i, "plane.normal"), str(exc)) from None
+        group = f"{c.get('name') or c.get('slave')}:plane"
+        groups[group] = CellBlock("seg2", [[n, n + 1]])
+        points.append(ends)
+        dofs = np.array([2 * n, 2 * n + 1, 2 * n + 2, 2 * n + 3])
+        motion = None
+        if any(plane["displacement"]):
+            function = time_function(case, plane["function"], contact_key(case, i, "plane.function"))
+            motion = Motion(dofs, np.tile(plane["displacement"], 2), function, f"plane of {group}")
+        planes.append(RigidPlane(i, group, dofs, motion))
+        n += 2
+    return Mesh(np.vstack(points), groups, mesh.source), planes
+
+
+def rayleigh_damping(materials: list[dict], k_blocks, m_blocks, dof_blocks, n_dofs: int) -> sp.csr_matrix | None:
+    r"""Rayleigh damping body by body, :math:`C = \sum_b (a_M M_b + a_K K_b)`
+    (``materials[].rayleigh = [a_M, a_K]``); None when every body is undamped."""
+    c_blocks, c_dofs = [], []
+    for mat, k, m, dofs in zip(materials, k_blocks, m_blocks, dof_blocks):
+        a_m, a_k = mat["rayleigh"]
+        if a_m or a_k:
+            c_blocks.append(a_m * m + a_k * k)
+            c_dofs.append(dofs)
+    return assemble_matrix(c_blocks, c_dofs, n_dofs).tocsr() if c_blocks else None
+
+
+def contact_zones(
+    case: Case, mesh: Mesh, body_modulus: dict[str, float], planes: list[RigidPlane] = ()
+) -> tuple[list, list[float]]:
     """The contact zones of the ``[contact]`` table or ``[[contact]]`` list, and
     the Young's modulus of each zone's slave body (default penalty scale)."""
     zones, moduli, names = [], [], {}
     tables = tables_of(case.settings["contact"])
+    plane_of = {p.zone: p for p in planes}
     for i, c in enumerate(tables):
+        if i in plane_of:
+            if c.get("slave") is None:
+                raise case.error(contact_key(case, i, "slave"), "missing; a plane master needs a slave edge group")
+            slave = _group(case, mesh, contact_key(case, i, "slave"), c["slave"], 1)
+            name = c.get("name") or f"{c['slave']}/plane"
+            if name in names:
+                raise case.error(contact_key(case, i, "name"), f"zone name {name!r} is also zone {names[name]}'s")
+            names[name] = i
+            zones.append(make_zone(mesh.points, slave, mesh.groups[plane_of[i].group], c["mu"], name=name))
+            moduli.append(_slave_modulus(mesh, slave.nodes, body_modulus))
+            continue
         if c.get("slave") is None and c.get("master") is None:
             if len(tables) > 1:
                 key = contact_key(case, i, "slave")
@@ -237,6 +332,21 @@ def _slave_modulus(mesh: Mesh, slave_nodes: np.ndarray, body_modulus: dict[str, 
         if np.isin(slave_nodes, mesh.group(group).nodes).all():
             return E
     return max(body_modulus.values(), default=0.0)
+
+
+def _check_motions(case: Case, system: System) -> None:
+    """A displacement history on a support is lifted as -K_fc u_c(t): exact
+    only when the moving dofs carry no mass coupled to the free dofs."""
+    for i, sup in enumerate(case.settings["supports"]):
+        if sup["function"] == "constant":
+            continue
+        motion = next(m for m in system.motions if m.label == f"support {sup['group']}")
+        coupled = system.M[motion.dofs][:, system.free]
+        if coupled.count_nonzero() and np.abs(coupled.data).max() > 0.0:
+            raise case.error(
+                f"supports[{i}].function",
+                f"a displacement history needs a massless body under {sup['group']!r} (rho = 0 there)",
+            )
 
 
 def _check_free_mass(case: Case, system: System) -> None:

@@ -270,6 +270,8 @@ def lookup(schema: Table, dotted: str) -> Field | None:
             node = node.table
             if part.isdigit():
                 continue
+        if isinstance(node, Optional) and isinstance(node.inner, Table):
+            node = node.inner
         if isinstance(node, TableList):
             if not part.isdigit():
                 return None

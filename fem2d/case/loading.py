@@ -149,6 +149,7 @@ def load_case(name_or_path: str | os.PathLike, overrides: Mapping[str, Any] | It
     settings = SCHEMA.check(data, "", str(path))
     case = Case(name=settings["case"]["name"], settings=settings, path=path, overrides=pairs)
     _check_consistency(case)
+    _check_tables_used(case, data)
     return case
 
 
@@ -216,6 +217,24 @@ def _check_consistency(case: Case) -> None:
     window = s["post"].get("window")
     if window is not None and not window[0] < window[1]:
         raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")
+
+
+#: Tables each kind of run does not read: giving one is an error, never ignored.
+UNUSED_TABLES = {
+    "direct": ("obstacle", "excitation", "modal"),
+    "modal": ("contact",),
+}
+
+
+def _check_tables_used(case: Case, data: dict) -> None:
+    """A table the chosen path does not use is an error (e.g. ``[obstacle]``,
+    the modal shock law, in a direct case: a direct run takes a rigid plane
+    as a contact master, ``[contact.plane]``)."""
+    kind = case.settings["case"]["kind"]
+    for name in UNUSED_TABLES.get(kind, ()):
+        if name in data:
+            hint = " (a rigid obstacle in a direct run is a [contact] zone with a [contact.plane] master)"
+            raise case.error(name, f"a {kind} case does not use [{name}]" + (hint if name == "obstacle" else ""))
 
 
 def _same(actual: Any, expected: Any) -> bool:

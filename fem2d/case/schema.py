@@ -63,6 +63,12 @@ MATERIAL = Table(
         "E": Real(positive=True, doc="Young's modulus, Pa"),
         "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
         "rho": Real(min=0.0, doc="density, kg/m^3"),
+        "rayleigh": Array(
+            item=Real(min=0.0),
+            length=2,
+            default=[0.0, 0.0],
+            doc="Rayleigh damping [a_M (1/s), a_K (s)]: C = a_M M + a_K K of this body",
+        ),
     }
 )
 
@@ -71,6 +77,9 @@ SUPPORT = Table(
         "group": String(),
         "dofs": Array(item=String(choices=COMPONENTS), min_length=1),
         "value": Real(default=0.0, doc="prescribed displacement, m"),
+        "function": String(
+            default="constant", doc="value x [functions.NAME](t): a displacement history (massless bodies only)"
+        ),
     }
 )
 
@@ -114,8 +123,19 @@ FUNCTION = Table(
 INITIAL = Table(
     fields={
         "group": String(),
-        "velocity": _vector2,
+        "velocity": Array(item=Real(), length=2, default=[0.0, 0.0], doc="m/s"),
+        "displacement": Array(item=Real(), length=2, default=[0.0, 0.0], doc="m"),
     }
+)
+
+PLANE = Table(
+    fields={
+        "point": _vector2,
+        "normal": Array(item=Real(), length=2, doc="outward normal of the obstacle (towards the slave body)"),
+        "displacement": Array(item=Real(), length=2, default=[0.0, 0.0], doc="motion: displacement x function(t), m"),
+        "function": String(default="constant", doc="name of a [functions.NAME] table, or 'constant'"),
+    },
+    doc="a rigid plane obstacle as the zone's master (instead of a master edge group)",
 )
 
 CONTACT = Table(
@@ -124,6 +144,7 @@ CONTACT = Table(
         "method": String(default="lagrange", choices=METHODS),
         "slave": Optional(inner=String()),
         "master": Optional(inner=String()),
+        "plane": Optional(inner=PLANE, doc="a rigid plane master (point, outward normal), optionally moving"),
         "mu": Real(default=0.0, min=0.0, doc="Coulomb coefficient"),
         "e_n": Optional(inner=Real(positive=True), doc="penalty normal stiffness, N/m (default: from E and h)"),
         "e_t": Optional(inner=Real(positive=True), doc="penalty tangential stiffness, N/m"),

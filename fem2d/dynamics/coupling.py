@@ -142,9 +142,9 @@ class ContactCoupling:
         self._zone_dofs = [_dofs(w) for w in self.where]
         dofs = _dofs(self.boundary_nodes)
         self.boundary_free_index = system.free_index[dofs]
-        prescribed = np.zeros(system.n_dofs)
-        prescribed[system.fixed] = system.fixed_values
-        self.prescribed = prescribed[dofs]
+        self._system = system
+        self._dofs = dofs
+        self.prescribed = system.prescribed_at(0.0)[dofs]
         # per step size: the condensation and, with several zones, each zone's diagonal block
         self._condensations: dict[float, BoundaryCondensation] = {}
         self._blocks: dict[float, list[np.ndarray]] = {}
@@ -171,14 +171,29 @@ class ContactCoupling:
         states = tuple(f.initial_state(z) for f, z in zip(self.formulations, self.zones))
         return states[0] if len(states) == 1 else states
 
+    def prescribed_at(self, t: float | None) -> np.ndarray:
+        """The boundary dofs' prescribed values at t (moving obstacles, supports)."""
+        if t is None or not self._system.motions:
+            return self.prescribed
+        return self._system.prescribed_at(t)[self._dofs]
+
     def solve(
-        self, dt: float, factor: Factorization, u_start: np.ndarray, u_free: np.ndarray, state: Any, counters: Counters
+        self,
+        dt: float,
+        factor: Factorization,
+        u_start: np.ndarray,
+        u_free: np.ndarray,
+        state: Any,
+        counters: Counters,
+        times: tuple[float, float] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
         """The displacement correction ``K_eff^-1 S^T p`` of the contact forces,
-        the free-dof contact force ``S^T p``, and the solution."""
+        the free-dof contact force ``S^T p``, and the solution; ``times`` are
+        the step's start and end (where prescribed boundary values move)."""
         cond = self.condensation(dt, factor, len(u_free), counters)
-        d_start = cond.boundary_values(u_start, self.prescribed)
-        d_free = cond.boundary_values(u_free, self.prescribed)
+        t_start, t_new = times if times is not None else (None, None)
+        d_start = cond.boundary_values(u_start, self.prescribed_at(t_start))
+        d_free = cond.boundary_values(u_free, self.prescribed_at(t_new))
         t0 = time.perf_counter()
         if len(self.zones) == 1:
             problem = CondensedProblem(

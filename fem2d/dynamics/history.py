@@ -75,7 +75,9 @@ class DirectHistory:
         idx = self.system.free_index[self.report_dof]
         if idx >= 0:
             return float(vector[idx])
-        return float(self.system.fixed_values[self.system.fixed == self.report_dof][0])
+        if vector is state.u:
+            return float(self.system.prescribed_at(state.t)[self.report_dof])
+        return 0.0  # a prescribed dof's velocity is not tracked
 
     def start(self, state: StepState) -> None:
         """Record the initial state."""

@@ -125,7 +125,7 @@ class NewmarkStepper:
         """u = 0, v from the system's initial velocity, a from M a = f - K u - C v."""
         s = self.system
         n = len(s.free)
-        u = np.zeros(n)
+        u = np.zeros(n) if s.initial_displacement is None else s.initial_displacement[s.free].copy()
         v = np.zeros(n) if s.initial_velocity is None else s.initial_velocity[s.free].copy()
         rhs = self.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
         a = self.scheme.initial_acceleration(s, v, rhs, self.backend)
@@ -161,7 +161,7 @@ class NewmarkStepper:
         contact_state, contact_force, solution = state.contact, None, None
         if self.contact is not None:
             correction, contact_force, solution = self.contact.solve(
-                dt, factor, state.u, state.u + du, state.contact, self.counters
+                dt, factor, state.u, state.u + du, state.contact, self.counters, (state.t, t_new)
             )
             du = du + correction
             contact_state = solution.state

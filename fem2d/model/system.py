@@ -27,6 +27,18 @@ class Load:
     label: str = ""
 
 
+@dataclass(frozen=True)
+class Motion:
+    """Prescribed displacements that follow a time function:
+    ``u[dofs] = values * function(t)`` on top of the constant ``fixed_values``
+    (a support moved by a displacement history, a moving rigid obstacle)."""
+
+    dofs: np.ndarray
+    values: np.ndarray
+    function: TimeFunction
+    label: str = ""
+
+
 @dataclass
 class System:
     """Everything the time integrators need, as arrays.
@@ -34,7 +46,12 @@ class System:
     ``K`` is the total stiffness (bodies + discrete springs), ``K_springs``
     the part due to discrete springs (for the energy split), ``M`` the mass,
     ``C`` the damping (None: undamped). ``fixed`` / ``fixed_values`` are the
-    prescribed dofs and their values. ``zones`` are the contact zones.
+    prescribed dofs and their values, ``motions`` the prescribed
+    displacements that vary in time (on prescribed dofs whose mass coupling
+    to the free dofs is zero: their force on the free dofs is
+    :math:`-K_{fc} u_c(t)`). ``zones`` are the contact zones.
+    ``initial_velocity`` / ``initial_displacement`` are full dof vectors
+    (None: zero).
     """
 
     mesh: Mesh
@@ -48,6 +65,8 @@ class System:
     initial_velocity: np.ndarray | None = None
     zones: list[ContactZone] = field(default_factory=list)
     young_modulus: float = 0.0  # of the slave body; scales default penalty coefficients
+    motions: list[Motion] = field(default_factory=list)
+    initial_displacement: np.ndarray | None = None
 
     @property
     def n_dofs(self) -> int:
@@ -93,6 +112,24 @@ class System:
         u_c[self.fixed] = self.fixed_values
         return -(self.K @ u_c)[self.free]
 
+    @cached_property
+    def _motion_lifts(self) -> list[np.ndarray]:
+        """-K_fc u_c of each motion at unit amplitude, on the free dofs."""
+        lifts = []
+        for motion in self.motions:
+            u_c = np.zeros(self.n_dofs)
+            u_c[motion.dofs] = motion.values
+            lifts.append(-(self.K @ u_c)[self.free])
+        return lifts
+
+    def prescribed_at(self, t: float) -> np.ndarray:
+        """All dofs' prescribed values at t (zero on free dofs), m."""
+        out = np.zeros(self.n_dofs)
+        out[self.fixed] = self.fixed_values
+        for motion in self.motions:
+            out[motion.dofs] += motion.function(t) * motion.values
+        return out
+
     def force(self, t: float) -> np.ndarray:
         """External load vector on all dofs at time t (N)."""
         f = np.zeros(self.n_dofs)
@@ -102,7 +139,10 @@ class System:
 
     def force_free(self, t: float) -> np.ndarray:
         """Load on the free dofs at time t, prescribed displacements lifted."""
-        return self.force(t)[self.free] + self._lift
+        f = self.force(t)[self.free] + self._lift
+        for motion, lift in zip(self.motions, self._motion_lifts):
+            f += motion.function(t) * lift
+        return f
 
     def expand(self, values_free: np.ndarray, prescribed: bool = True) -> np.ndarray:
         """A full dof vector from free-dof values; prescribed dofs get their
