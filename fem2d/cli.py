@@ -83,6 +83,10 @@ def _cmd_run(args) -> int:
     print(format_quantities(result))
     if result.checks:
         print(format_checks([result]))
+    for note in result.unchecked:
+        print(f"no reference for these settings: {note['quantity']} ({note['source']}): {note['reason']}")
+    if not result.checks:
+        print("no reference for these settings: nothing checked")
     if args.vtu is not None:
         print(f"wrote {pvd} ({len(result.fields['snapshots']['time'])} VTU files)")
     print(f"wall time {result.timing['wall_s']:.3f} s; wrote {out / 'result.json'}")
@@ -334,7 +338,7 @@ def _add_study(sub) -> None:
 
 def _cmd_study(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides
-    from fem2d.studies.study import format_study, grid_specs, parse_grid, sweep_table, write_table_csv
+    from fem2d.studies.study import STUDY_FORMATS, format_study, grid_specs, parse_grid, sweep_table, write_table_csv
 
     if not args.grid:
         raise InputError("study: give at least one --grid KEY=V1,V2,...")
@@ -354,7 +358,7 @@ def _cmd_study(args) -> int:
     else:
         records = _run_local(specs, args, "study")
     header, rows = sweep_table(records, list(grid))
-    print(format_study(header, rows))
+    print(format_study(header, rows, columns=STUDY_FORMATS))
     csv_path = write_table_csv(root / "study.csv", header, rows)
     _print_failures(records)
     print(f"wrote {csv_path} ({len(records)} runs, {sum(r.error is not None for r in records)} failed)")

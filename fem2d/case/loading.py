@@ -10,7 +10,6 @@ is taken as a string, since shells eat the quotes).
 from __future__ import annotations
 
 import copy
-import math
 import os
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -214,6 +213,11 @@ def _check_consistency(case: Case) -> None:
         fn = load["function"]
         if fn != "constant" and fn not in s["functions"]:
             raise case.error(f"loads[{i}].function", f"no [functions.{fn}] table (known: {sorted(s['functions'])})")
+    for i, ref in enumerate(s["references"]):
+        if ref.get("value") is None and s["exact"].get("model") is None:
+            raise case.error(f"references[{i}].value", "missing, and the case names no [exact] model to compute it")
+        if ref.get("value") is not None and not ref["source"]:
+            raise case.error(f"references[{i}].source", "missing; say where the stored value comes from")
     window = s["post"].get("window")
     if window is not None and not window[0] < window[1]:
         raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")
@@ -237,70 +241,5 @@ def _check_tables_used(case: Case, data: dict) -> None:
             raise case.error(name, f"a {kind} case does not use [{name}]" + (hint if name == "obstacle" else ""))
 
 
-def _same(actual: Any, expected: Any) -> bool:
-    if isinstance(expected, float | int) and isinstance(actual, float | int) and not isinstance(actual, bool):
-        return math.isclose(float(actual), float(expected), rel_tol=1e-12, abs_tol=1e-300)
-    return actual == expected
-
-
-def _matches(case: Case, when: Mapping[str, Any]) -> bool:
-    """Every ``when`` key holds: equal to the value, or one of a list of values
-    (for a setting that is not itself a list)."""
-    for key, expected in when.items():
-        actual = case.get(key)
-        if isinstance(expected, list) and not isinstance(actual, list):
-            if not any(_same(actual, e) for e in expected):
-                return False
-        elif not _same(actual, expected):
-            return False
-    return True
-
-
-def references_for(case: Case) -> list[dict]:
-    """The references whose ``when`` conditions hold for this case's settings.
-
-    A quantity may be checked against several sources (the exact value and
-    code_aster's printed one). Among references to the same quantity and
-    source, the most specific one (most ``when`` conditions) wins: it is how
-    a case tightens a tolerance for one integrator or scheme.
-    """
-    best: dict[tuple[str, str], dict] = {}
-    for ref in case.settings["references"]:
-        if not _matches(case, ref.get("when", {})):
-            continue
-        key = (ref["quantity"], ref["source"])
-        if key not in best or len(ref.get("when", {})) > len(best[key].get("when", {})):
-            best[key] = ref
-    return list(best.values())
-
-
-def make_checks(case: Case, quantities: Mapping[str, float]) -> list[dict]:
-    """One TEST_RESU-like record per applicable reference.
-
-    A quantity that the run did not produce fails its check (value None).
-    """
-    checks = []
-    for ref in references_for(case):
-        value = quantities.get(ref["quantity"])
-        ref_value = ref["value"]
-        if value is None or not math.isfinite(value):
-            error, passed = None, False
-        elif ref["relative"]:
-            error = abs(value - ref_value) / abs(ref_value) if ref_value != 0 else abs(value)
-            passed = error <= ref["tolerance"]
-        else:
-            error = abs(value - ref_value)
-            passed = error <= ref["tolerance"]
-        checks.append(
-            {
-                "quantity": ref["quantity"],
-                "value": value,
-                "reference": ref_value,
-                "source": ref["source"],
-                "tolerance": ref["tolerance"],
-                "relative": ref["relative"],
-                "relative_error": error,
-                "passed": bool(passed),
-            }
-        )
-    return checks
+# references live in their own module; these names stay importable from here
+from fem2d.case.references import make_checks, references_for  # noqa: E402, F401

@@ -246,11 +246,27 @@ POST = Table(
     }
 )
 
+EXACT = Table(
+    fields={
+        "model": Optional(
+            inner=String(),
+            doc="exact solution computed for each run's settings (fem2d/case/exact_models.py: sliding_block, "
+            "wear_on_vibrating_plane, oscillator_on_stop); references without a value take theirs from it, "
+            "plots draw its curve",
+        ),
+    },
+    doc="the exact model of the case",
+)
+
 REFERENCE = Table(
     fields={
         "quantity": String(),
-        "value": Real(),
-        "source": String(doc="where the value comes from"),
+        "value": Optional(
+            inner=Real(),
+            doc="a stored value, checked only for the settings of the case file (and when); "
+            "leave out to use the exact model computed for the run's settings",
+        ),
+        "source": String(default="", doc="where a stored value comes from (exact values name their model)"),
         "tolerance": Real(positive=True),
         "relative": Boolean(default=True, doc="false: absolute tolerance"),
         "when": Table(open_keys=Any_(), doc="settings (dotted keys) the reference applies to"),
@@ -286,6 +302,7 @@ SCHEMA = Table(
         "obstacle": OBSTACLE,
         "excitation": EXCITATION,
         "post": POST,
+        "exact": EXACT,
         "references": TableList(table=REFERENCE),
         "validation": TableList(table=VARIANT),
     }

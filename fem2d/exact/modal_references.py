@@ -21,6 +21,7 @@ from scipy.optimize import brentq
 
 __all__ = [
     "ETA_STAR",
+    "oscillator_impacts",
     "sdnd101_impact",
     "sdnd104_asymptotic_power",
     "sdnd104_regime",
@@ -120,3 +121,64 @@ def sdnd104_stick_slip_power(
         + 0.5 * mu * g * dt * dt
     )
     return abs(energy) / (math.pi / omega)
+
+
+def oscillator_impacts(
+    m: float, k: float, kc: float, v0: float, clearance: float, t_end: float
+) -> list[dict[str, float]]:
+    r"""The impacts of a mass-spring :math:`(m, k)` launched at :math:`V_0 > 0` from
+    its rest position towards a stop at ``clearance`` :math:`c \ge 0` of penalty
+    stiffness :math:`K_c`, every impact that ends by ``t_end`` (s).
+
+    Free flight: :math:`x = A_0 \sin\omega_0 t`, :math:`A_0 = V_0/\omega_0`; the stop
+    is reached at :math:`t_{in} = \arcsin(c/A_0)/\omega_0` with speed
+    :math:`V = \omega_0\sqrt{A_0^2 - c^2}`. In contact,
+    :math:`m\ddot x = -k x - K_c (x - c)`: with :math:`y = x - K_c c/(k + K_c)`,
+    :math:`y_0 = k c / (k + K_c)`, :math:`\omega_c = \sqrt{(k + K_c)/m}`,
+    :math:`y = Y\cos(\omega_c\tau - \varphi)`, :math:`Y = \sqrt{y_0^2 + (V/\omega_c)^2}`,
+    :math:`\varphi = \operatorname{atan2}(V/\omega_c, y_0)`:
+
+    .. math::
+
+        T_{choc} = \frac{2\varphi}{\omega_c},\quad t_{peak} = t_{in} + \frac{\varphi}{\omega_c},\quad
+        F_{max} = K_c (Y - y_0),\quad I = \frac{2 K_c}{\omega_c}\Big(\frac{V}{\omega_c} - \varphi y_0\Big),
+
+    it leaves at :math:`-V` and flies :math:`(\pi + 2\arcsin(c/A_0))/\omega_0` back
+    to the stop (forever when :math:`k = 0`). At :math:`c = 0` these are
+    :func:`sdnd101_impact`'s half sines.
+
+    Returns one dict per impact: ``t_start``, ``t_peak``, ``duration`` (s),
+    ``f_max`` (N), ``impulse`` (N s), ``v_impact`` (m/s, negative into the stop).
+
+    >>> first, second = oscillator_impacts(100.0, 1e4, 1e6, 1.0, 0.0, 0.5)
+    >>> round(first["f_max"], 4), round(second["t_peak"], 6)
+    (9950.3719, 0.361049)
+    """
+    if v0 <= 0.0 or clearance < 0.0:
+        raise ValueError("expected v0 > 0 and clearance >= 0")
+    w0 = math.sqrt(k / m)
+    if k > 0.0:
+        a0 = v0 / w0
+        if a0 <= clearance:
+            return []
+        t_in = math.asin(clearance / a0) / w0
+        speed = w0 * math.sqrt(a0 * a0 - clearance * clearance)
+        flight = (math.pi + 2.0 * math.asin(clearance / a0)) / w0
+    else:
+        t_in, speed, flight = clearance / v0, v0, math.inf
+    wc = math.sqrt((k + kc) / m)
+    y0 = k * clearance / (k + kc)
+    amplitude = math.hypot(y0, speed / wc)
+    phi = math.atan2(speed / wc, y0)
+    duration = 2.0 * phi / wc
+    impact = {
+        "duration": duration,
+        "f_max": kc * (amplitude - y0),
+        "impulse": 2.0 * kc / wc * (speed / wc - phi * y0),
+        "v_impact": -speed,
+    }
+    out = []
+    while t_in + duration <= t_end:
+        out.append({"t_start": t_in, "t_peak": t_in + phi / wc, **impact})
+        t_in += duration + flight
+    return out

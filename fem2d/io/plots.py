@@ -50,17 +50,24 @@ def _finish(ax, title: str | None) -> None:
         ax.set_title(title, fontsize=10)
 
 
-def reference_curve(settings: Mapping[str, Any]) -> Curve | None:
-    """The case's ``[report.curve]`` as ``(label, f)`` with ``f(t)`` the
-    reported dof (m), or None when the case declares none.
+def reference_curve(settings: Mapping[str, Any], system=None) -> Curve | None:
+    """The exact curve of the reported dof as ``(label, f)`` with ``f(t)`` in m,
+    or None when the case has none.
 
+    It is the case's exact model (``[exact] model``) computed for these
+    settings, or else an explicit ``[report.curve]``:
     ``function = "module:name"`` names ``name(t, **args)``; a function that
     returns a tuple (u, v, ...) contributes its first item.
     """
     spec = settings.get("report", {}).get("curve") or {}
     target = spec.get("function")
     if not target:
-        return None
+        if (settings.get("exact") or {}).get("model") is None:
+            return None
+        from fem2d.case.loading import Case
+        from fem2d.case.references import exact_curve
+
+        return exact_curve(Case(settings["case"]["name"], dict(settings)), system)
     module_name, _, attr = target.partition(":")
     try:
         fn = getattr(importlib.import_module(module_name), attr)

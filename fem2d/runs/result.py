@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 import fem2d
-from fem2d.case.loading import Case, load_case, make_checks
+from fem2d.case.loading import Case, load_case
+from fem2d.case.references import checks_for
 from fem2d.io.files import write_csv, write_json
 
 
@@ -40,6 +41,8 @@ class Result:
     fields: dict[str, Any] = field(default_factory=dict)
     #: what the run distrusts in itself (energy created...); ``fem2d run --strict`` fails on any
     warnings: list[str] = field(default_factory=list)
+    #: references that did not apply to these settings: ``{quantity, source, reason}``
+    unchecked: list[dict] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -55,6 +58,7 @@ class Result:
             "overrides": self.case.overrides,
             "quantities": self.quantities,
             "checks": self.checks,
+            "unchecked": self.unchecked,
             "timing": self.timing,
             "warnings": self.warnings,
         }
@@ -99,7 +103,8 @@ def run(
         warning = energy_warning(quantities, case.settings["post"]["energy_tolerance"])
         if warning is not None:
             warnings.append(warning)
-    return Result(case, quantities, make_checks(case, quantities), timing, histories, fields, warnings)
+    checks, unchecked = checks_for(case, quantities, fields.get("system"))
+    return Result(case, quantities, checks, timing, histories, fields, warnings, unchecked)
 
 
 def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:

@@ -118,13 +118,15 @@ def sweep_table(records: Sequence[RunRecord], keys: Sequence[str]) -> Table:
     """One row per run: run id, the grid values, every quantity, check status,
     wall time (s), error message."""
     names = quantity_names(records)
-    header = ["run", *keys, *names, "status", "wall_s", "error"]
+    header = ["run", *keys, *names, "max_rel_error", "status", "wall_s", "error"]
     rows = []
     for r in records:
         run_id = Path(r.spec.out_dir).name if r.spec.out_dir else r.label
         row = [run_id, *(r.spec.overrides.get(k) for k in keys)]
         row += [r.quantities.get(n) for n in names]
-        row += [r.status, r.timing.get("wall_s"), r.error or ""]
+        # each run against its own references (exact ones computed for its settings)
+        errors = [c["relative_error"] for c in r.checks if c["relative"] and c["relative_error"] is not None]
+        row += [max(errors) if errors else None, r.status, r.timing.get("wall_s"), r.error or ""]
         rows.append(row)
     return header, rows
 
@@ -147,6 +149,9 @@ def compare_format(row: Sequence[Any]) -> str | None:
     short, quantities the default."""
     return ".2e" if str(row[0]).startswith("  ") else COMPARE_FORMATS.get(row[0])
 
+
+#: number formats of the columns of :func:`sweep_table`
+STUDY_FORMATS = {"max_rel_error": ".2e", "wall_s": ".3g"}
 
 #: number formats of the columns of :func:`refinement_table`
 REFINE_FORMATS = {"error": ".2e", "change": ".2e", "order": ".3g", "change order": ".3g", "wall_s": ".3g"}

@@ -54,7 +54,8 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
     their ``[[validation]]`` tables; each run's ``result.json`` goes to
     ``root/<case>/<variant>/`` (the histories feed the plots; ``fem2d run``
     writes them as CSV)."""
-    from fem2d.case.loading import builtin_cases, load_case, references_for
+    from fem2d.case.loading import builtin_cases, load_case
+    from fem2d.case.references import applicable
     from fem2d.linalg import solver_names
     from fem2d.studies.study import _slug
 
@@ -82,7 +83,7 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
                     label = ", ".join(parts)
                     run_dir = str(Path(root) / case_name / _slug(label.replace(", ", "_"))) if root else None
                     try:
-                        refs = references_for(load_case(name, overrides))
+                        refs = applicable(load_case(name, overrides))[0]  # which rows apply; values come with the run
                     except Fem2dError:  # bad overrides: the run reports it as a FAILED row
                         refs = None
                     if refs == []:

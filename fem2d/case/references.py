@@ -1,0 +1,257 @@
+"""Which references a run is checked against, and their values for its settings.
+
+A ``[[references]]`` row either stores a number (``value``: code_aster's
+printed result, a value from a paper) or leaves ``value`` out and takes it
+from the case's exact model (``[exact] model``), computed for the run's own
+settings. A stored number was computed for the case file's settings: it
+applies when its ``when`` conditions hold *and* no physical setting was
+overridden away from the file's value (code_aster's numbers for mu = 0.3 say
+nothing about a run with mu = 0.5). Settings that only choose how the answer
+is computed (:data:`NUMERICAL`: time scheme, step, mesh, solver, contact
+method...) do not void a stored number; its ``when`` says which of them it
+depends on.
+
+An exact model is a function ``(case, system) -> ExactReference`` registered
+in :data:`EXACT_MODELS`; it reads the physics from the assembled
+:class:`~fem2d.model.system.System` and the settings, and raises
+:class:`NoExactSolution` (with the reason) when the settings leave the
+solution's assumptions. A new case with an exact solution adds one function
+here and names it in its ``[exact]`` table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from fem2d.case.loading import Case, load_case
+
+if TYPE_CHECKING:
+    from fem2d.model.system import System
+
+#: Dotted keys (or prefixes ending with ".") that choose how the answer is
+#: computed, not what the answer is: overriding them keeps stored values.
+NUMERICAL = (
+    "case.",
+    "time.scheme",
+    "time.beta",
+    "time.gamma",
+    "time.alpha",
+    "time.rho_inf",
+    "time.dt",
+    "time.end",
+    "time.cut_factor",
+    "time.min_dt",
+    "solver.",
+    "mesh.element",
+    "mesh.refine",
+    "model.lumped_mass",
+    "contact.method",
+    "contact.e_n",
+    "contact.e_t",
+    "contact.integration",
+    "contact.rho_n",
+    "contact.rho_t",
+    "contact.max_iter",
+    "contact.tolerance",
+    "modal.integrator",
+    "modal.n_modes",
+    "modal.archive",
+    "obstacle.kt",
+    "obstacle.ct",
+    "post.blocks",
+    "report.",
+    "references",
+    "references.",
+    "exact.",
+    "validation",
+    "validation.",
+)
+
+
+class NoExactSolution(Exception):
+    """The exact model does not hold for these settings (the message says why)."""
+
+
+@dataclass(frozen=True)
+class ExactReference:
+    """Exact values for one run's settings.
+
+    ``value(quantity)`` is the exact value of a reported quantity, or None when
+    the model does not give that quantity; ``curve(t)`` the exact reported dof
+    at times ``t`` (None: no curve); ``source`` names the model and its
+    parameters for the checks table.
+    """
+
+    source: str
+    value: Callable[[str], float | None]
+    curve: Callable[[np.ndarray], np.ndarray] | None = None
+    curve_label: str = ""
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+ExactModel = Callable[[Case, "System"], ExactReference]
+
+
+def _numerical(key: str) -> bool:
+    return any(key == n or (n.endswith(".") and key.startswith(n)) for n in NUMERICAL)
+
+
+def _same(actual: Any, expected: Any) -> bool:
+    if isinstance(expected, float | int) and isinstance(actual, float | int) and not isinstance(actual, bool):
+        return math.isclose(float(actual), float(expected), rel_tol=1e-12, abs_tol=1e-300)
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(actual) == len(expected) and all(_same(a, e) for a, e in zip(actual, expected))
+    return actual == expected
+
+
+def _matches(case: Case, when: Mapping[str, Any]) -> bool:
+    """Every ``when`` key holds: equal to the value, or one of a list of values
+    (for a setting that is not itself a list)."""
+    for key, expected in when.items():
+        actual = case.get(key)
+        if isinstance(expected, list) and not isinstance(actual, list):
+            if not any(_same(actual, e) for e in expected):
+                return False
+        elif not _same(actual, expected):
+            return False
+    return True
+
+
+def changed_physics(case: Case) -> dict[str, Any]:
+    """Overridden physical settings whose value differs from the case file's:
+    ``{key: the file's value}``."""
+    physical = [k for k in case.overrides if not _numerical(k)]
+    if not physical or case.path is None:
+        return {}
+    base = load_case(case.path)
+    return {k: base.get(k) for k in physical if not _same(case.get(k), base.get(k))}
+
+
+def applicable(case: Case) -> tuple[list[dict], list[dict]]:
+    """The reference rows that apply to this case's settings, and the stored
+    rows that do not because a physical setting changed.
+
+    Among rows of the same quantity and kind (stored with the same source,
+    or exact), the most specific one (most ``when`` conditions) wins: it is how
+    a case tightens a tolerance for one integrator or scheme. Values are not
+    computed here (cheap: no model is built).
+    """
+    changed = changed_physics(case)
+    best: dict[tuple[str, str], dict] = {}
+    void: list[dict] = []
+    for ref in case.settings["references"]:
+        when = ref.get("when", {})
+        if not _matches(case, when):
+            continue
+        stored = ref.get("value") is not None
+        if stored:
+            stale = {k: v for k, v in changed.items() if k not in when}
+            if stale:
+                reason = ", ".join(f"{k} was {v!r}" for k, v in stale.items())
+                void.append({"quantity": ref["quantity"], "source": ref["source"],
+                             "reason": f"stored for other settings ({reason})"})
+                continue
+        key = (ref["quantity"], ref["source"] if stored else "(exact)")
+        if key not in best or len(when) > len(best[key].get("when", {})):
+            best[key] = ref
+    kept = {(v["quantity"], v["source"]) for v in best.values() if v.get("value") is not None}
+    void = [v for v in void if (v["quantity"], v["source"]) not in kept]
+    return list(best.values()), void
+
+
+def exact_reference(case: Case, system: System | None = None) -> ExactReference:
+    """The case's exact model evaluated for its settings (raises NoExactSolution)."""
+    name = case.settings["exact"].get("model")
+    if name is None:
+        raise NoExactSolution("the case names no [exact] model")
+    if name not in EXACT_MODELS:
+        raise case.error("exact.model", f"unknown exact model {name!r}; expected one of {sorted(EXACT_MODELS)}")
+    if system is None:
+        from fem2d.case.build import build_system
+
+        system, _ = build_system(case)
+    return EXACT_MODELS[name](case, system)
+
+
+def references_for(case: Case, system: System | None = None) -> list[dict]:
+    """The references that apply to this case, each with its ``value``
+    (exact ones computed for the settings; those the exact model cannot give
+    are left out: see :func:`resolve`)."""
+    return resolve(case, system)[0]
+
+
+def resolve(case: Case, system: System | None = None) -> tuple[list[dict], list[dict]]:
+    """(references with values, unchecked notes ``{quantity, source, reason}``)."""
+    rows, unchecked = applicable(case)
+    out = [dict(r) for r in rows if r.get("value") is not None]
+    wanted = [r for r in rows if r.get("value") is None]
+    if wanted:
+        try:
+            exact = exact_reference(case, system)
+        except NoExactSolution as exc:
+            source = f"exact: {case.settings['exact'].get('model')}"
+            unchecked += [{"quantity": r["quantity"], "source": source, "reason": str(exc)} for r in wanted]
+        else:
+            for r in wanted:
+                value = exact.value(r["quantity"])
+                if value is None:
+                    unchecked.append({"quantity": r["quantity"], "source": exact.source,
+                                      "reason": "the exact solution has no such quantity for these settings"})
+                else:
+                    out.append({**r, "value": float(value), "source": exact.source})
+    return out, unchecked
+
+
+def check(ref: Mapping[str, Any], value: float | None) -> dict:
+    """One TEST_RESU-like record; a quantity the run did not produce fails (value None)."""
+    ref_value = ref["value"]
+    if value is None or not math.isfinite(value):
+        error, passed = None, False
+    elif ref["relative"]:
+        error = abs(value - ref_value) / abs(ref_value) if ref_value != 0 else abs(value)
+        passed = error <= ref["tolerance"]
+    else:
+        error = abs(value - ref_value)
+        passed = error <= ref["tolerance"]
+    return {
+        "quantity": ref["quantity"],
+        "value": value,
+        "reference": ref_value,
+        "source": ref["source"],
+        "tolerance": ref["tolerance"],
+        "relative": ref["relative"],
+        "relative_error": error,
+        "passed": bool(passed),
+    }
+
+
+def checks_for(
+    case: Case, quantities: Mapping[str, float], system: System | None = None
+) -> tuple[list[dict], list[dict]]:
+    """(check records, unchecked notes) of a run's quantities."""
+    refs, unchecked = resolve(case, system)
+    return [check(r, quantities.get(r["quantity"])) for r in refs], unchecked
+
+
+def make_checks(case: Case, quantities: Mapping[str, float], system: System | None = None) -> list[dict]:
+    """One TEST_RESU-like record per applicable reference."""
+    return checks_for(case, quantities, system)[0]
+
+
+def exact_curve(case: Case, system: System | None = None) -> tuple[str, Callable] | None:
+    """``(label, f)`` with ``f(t)`` the exact reported dof, or None."""
+    if case.settings["exact"].get("model") is None:
+        return None
+    try:
+        exact = exact_reference(case, system)
+    except NoExactSolution:
+        return None
+    return None if exact.curve is None else (exact.curve_label, exact.curve)
+
+
+from fem2d.case.exact_models import EXACT_MODELS  # noqa: E402  (the models use the types above)
