@@ -61,6 +61,12 @@ def build_mesh(case: Case) -> Mesh:
         return BUILDERS[name](element=m["element"], refine=m["refine"], **m["params"])
     except TypeError as exc:
         raise case.error("mesh.params", f"the {name} builder does not accept these parameters ({exc})") from None
+    except MeshError as exc:
+        # the builder names its parameter: "sliding_block: block_cells must be ..."
+        message = str(exc).split(": ", 1)[-1]
+        param = message.split(" ", 1)[0]
+        key = f"mesh.params.{param}" if param in m["params"] else "mesh.params"
+        raise case.error(key, message) from None
 
 
 def time_function(case: Case, name: str, key: str | None = None) -> TimeFunction:

@@ -121,26 +121,55 @@ def _linear_edges(mesh: Mesh, names: tuple[str, ...]) -> Mesh:
     return compact(mesh)
 
 
-def sliding_block(element: str = "quad4", refine: int = 0) -> Mesh:
-    """The SDNV104 mesh: a 1 m block on a 20 m support, two lateral springs.
+def sliding_block(
+    element: str = "quad4",
+    refine: int = 0,
+    support_length: float = 20.0,
+    block_width: float = 1.0,
+    block_height: float = 1.0,
+    block_cells: int | tuple[int, int] = 5,
+    support_cells: int | tuple[int, int] = 1,
+) -> Mesh:
+    """The SDNV104 mesh: a block on a long support, two lateral springs.
 
-    Level 0 is code_aster's mesh: the block PATIN = [0,1]^2 in 5 x 5 cells and
-    the support BATI = [-0.1, 20] x [-0.1, 0] in one cell; each level halves
-    the cell size of both. Groups, named as in code_aster's command file:
-    PATIN, BATI (cells); LESC (block bottom, slave), LMAI (support top,
-    master), FSUP (block top), FLAT (block left face) (edges); A = (0, 0),
-    R1 = (1.1, 0), R2 = (1.1, 1) (nodes); RESLAT (the two SEG2 springs from
-    the block corners (1, 0) and (1, 1) to R1 and R2).
+    Defaults are code_aster's mesh at level 0: the block PATIN = [0,1]^2 in
+    5 x 5 cells and the support BATI = [-0.1, 20] x [-0.1, 0] in one cell.
+    Parameters: ``support_length`` (m, the support's right end; the block
+    must not slide off it), ``block_width`` and ``block_height`` (m),
+    ``block_cells`` and ``support_cells`` (cells along x and y, one number for
+    both); each refinement level halves the cell size of both bodies.
+    Groups, named as in code_aster's command file: PATIN, BATI (cells); LESC
+    (block bottom, slave), LMAI (support top, master), FSUP (block top), FLAT
+    (block left face) (edges); A = (0, 0), R1 = (w + 0.1, 0), R2 = (w + 0.1,
+    h) (nodes); RESLAT (the two SEG2 springs from the block corners (w, 0)
+    and (w, h) to R1 and R2).
     """
     if not isinstance(refine, int) or refine < 0 or refine > 8:
         raise MeshError(f"sliding_block: mesh.refine must be an integer in 0..8, got {refine!r}")
-    n_block, n_support = 5 * 2**refine, 2**refine
+    counts = {}
+    for name, value in (("block_cells", block_cells), ("support_cells", support_cells)):
+        pair = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+        if (
+            not isinstance(pair, tuple | list)
+            or len(pair) != 2
+            or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in pair)
+        ):
+            raise MeshError(f"sliding_block: {name} must be a positive integer or two, got {value!r}")
+        counts[name] = (pair[0] * 2**refine, pair[1] * 2**refine)
+    lengths = {"support_length": support_length, "block_width": block_width, "block_height": block_height}
+    for name, value in lengths.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise MeshError(f"sliding_block: {name} must be a positive length (m), got {value!r}")
+    if support_length <= block_width:
+        raise MeshError(f"sliding_block: support_length = {support_length} m must exceed block_width = {block_width} m")
+    (bx, by), (sx, sy) = counts["block_cells"], counts["support_cells"]
+    w, h = float(block_width), float(block_height)
 
     def build(gmsh):
         geo = gmsh.model.geo
-        corners, edges, block = _structured_rectangle(gmsh, 0.0, 0.0, 1.0, 1.0, n_block, n_block)
-        _, s_edges, support = _structured_rectangle(gmsh, -0.1, -0.1, 20.0, 0.0, n_support, n_support)
-        r1, r2 = geo.addPoint(1.1, 0.0, 0.0), geo.addPoint(1.1, 1.0, 0.0)
+        corners, edges, block = _structured_rectangle(gmsh, 0.0, 0.0, w, h, bx, by)
+        _, s_edges, support = _structured_rectangle(gmsh, -0.1, -0.1, float(support_length), 0.0, sx, sy)
+        r1, r2 = geo.addPoint(w + 0.1, 0.0, 0.0), geo.addPoint(w + 0.1, h, 0.0)
         springs = [geo.addLine(corners[1], r1), geo.addLine(corners[2], r2)]
         for spring in springs:
             geo.mesh.setTransfiniteCurve(spring, 2)
@@ -157,7 +186,7 @@ def sliding_block(element: str = "quad4", refine: int = 0) -> Mesh:
         add(0, [r1], name="R1")
         add(0, [r2], name="R2")
 
-    source = f"sliding_block(element={element!r}, refine={refine})"
+    source = f"sliding_block(element={element!r}, refine={refine}, support_length={support_length})"
     mesh = _mesh_with_gmsh(build, element, source)
     return _orient_counter_clockwise(_linear_edges(mesh, ("RESLAT",)))
 
