@@ -97,6 +97,22 @@ def _cmd_run(args) -> int:
     return 0 if result.passed else 1
 
 
+def _add_keys(sub) -> None:
+    p = sub.add_parser("keys", help="list the keys of a case file: type, default, unit, meaning")
+    p.add_argument("section", nargs="?", default=None, help="one section (time, contact, materials, ...)")
+    p.set_defaults(func=_cmd_keys)
+
+
+def _cmd_keys(args) -> int:
+    from fem2d.case.keys import did_you_mean, format_keys, sections
+
+    if args.section is not None and args.section not in sections():
+        hint = did_you_mean(args.section, sections())
+        raise InputError(f"keys: unknown section {args.section!r}{hint} (sections: {', '.join(sections())})")
+    print(format_keys(args.section))
+    return 0
+
+
 def _add_cases(sub) -> None:
     p = sub.add_parser("cases", help="list the built-in cases")
     p.set_defaults(func=_cmd_cases)
@@ -370,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"fem2d {fem2d.__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_run(sub)
+    _add_keys(sub)
     _add_validate(sub)
     _add_compare(sub)
     _add_refine(sub)

@@ -9,6 +9,7 @@ used.
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,7 +191,9 @@ class Table(Field):
             spec = self.fields.get(key, self.open_keys)
             if spec is None:
                 known = ", ".join(sorted(self.fields)) or "none"
-                raise InputError(f"{where}: {sub}: unknown key (known keys here: {known})")
+                close = difflib.get_close_matches(key, list(self.fields), n=1, cutoff=0.6)
+                hint = f"did you mean {close[0]!r}? " if close else ""
+                raise InputError(f"{where}: {sub}: unknown key ({hint}known keys here: {known})")
             out[key] = spec.check(val, sub, where)
         for key, spec in self.fields.items():
             if key in out:

@@ -108,7 +108,9 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
 def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
     spec = lookup(SCHEMA, key)
     if spec is None or isinstance(spec, Table | TableList | TableOrList) and not isinstance(value, dict | list):
-        raise InputError(f"{where}: --set {key}: unknown key")
+        from fem2d.case.keys import did_you_mean
+
+        raise InputError(f"{where}: --set {key}: unknown key{did_you_mean(key)}")
     parts = key.split(".")
     node: Any = data
     for i, part in enumerate(parts[:-1]):

@@ -34,7 +34,7 @@ CASE = Table(
         "name": String(doc="case name, used for the default output directory"),
         "title": String(default="", doc="one line shown in tables"),
         "kind": String(choices=("direct", "modal"), doc="direct FE dynamics or reduced-modal"),
-        "description": String(default=""),
+        "description": String(default="", doc="free text about the case"),
         "extends": Optional(inner=String(), doc="a case this one starts from (its tables merged, arrays replaced)"),
     }
 )
@@ -43,7 +43,9 @@ MESH = Table(
     fields={
         "geometry": Optional(inner=String(), doc="a built-in Gmsh builder (sliding_block, rectangle, point)"),
         "file": Optional(inner=String(), doc="a meshio-readable file with named groups, relative to the case file"),
-        "element": String(default="quad4", choices=ELEMENTS),
+        "element": String(
+            default="quad4", choices=ELEMENTS, doc="element of the bodies (a mesh file's cells must agree)"
+        ),
         "refine": Integer(default=0, min=0, max=8, doc="0 is the case's base mesh; each level halves h"),
         "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts)"),
     }
@@ -51,15 +53,17 @@ MESH = Table(
 
 MODEL = Table(
     fields={
-        "hypothesis": String(default="plane_strain", choices=("plane_strain", "plane_stress")),
-        "thickness": Real(default=1.0, positive=True, doc="m"),
-        "lumped_mass": Boolean(default=False),
+        "hypothesis": String(
+            default="plane_strain", choices=("plane_strain", "plane_stress"), doc="plane strain or plane stress"
+        ),
+        "thickness": Real(default=1.0, positive=True, doc="out-of-plane thickness, m"),
+        "lumped_mass": Boolean(default=False, doc="row-sum lumped mass instead of the consistent one"),
     }
 )
 
 MATERIAL = Table(
     fields={
-        "group": String(),
+        "group": String(doc="mesh group of the body's cells"),
         "E": Real(positive=True, doc="Young's modulus, Pa"),
         "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
         "rho": Real(min=0.0, doc="density, kg/m^3"),
@@ -74,8 +78,8 @@ MATERIAL = Table(
 
 SUPPORT = Table(
     fields={
-        "group": String(),
-        "dofs": Array(item=String(choices=COMPONENTS), min_length=1),
+        "group": String(doc="mesh group of the held nodes (any dimension)"),
+        "dofs": Array(item=String(choices=COMPONENTS), min_length=1, doc="components held"),
         "value": Real(default=0.0, doc="prescribed displacement, m"),
         "function": String(
             default="constant", doc="value x [functions.NAME](t): a displacement history (massless bodies only)"
@@ -94,15 +98,18 @@ SPRING = Table(
 NODAL = Table(
     fields={
         "group": String(doc="nodes carrying a point mass / spring to ground (DIS_T on POI1)"),
-        "mass": Real(default=0.0, min=0.0, doc="kg"),
+        "mass": Real(default=0.0, min=0.0, doc="point mass per node, kg"),
         "stiffness": Array(item=Real(min=0.0), length=2, default=[0.0, 0.0], doc="N/m in x and y"),
     }
 )
 
 LOAD = Table(
     fields={
-        "type": String(choices=("pressure", "traction", "force", "body")),
-        "group": String(),
+        "type": String(
+            choices=("pressure", "traction", "force", "body"),
+            doc="pressure on edges, traction on edges, force on nodes, body force on cells",
+        ),
+        "group": String(doc="mesh group the load acts on"),
         "value": Optional(inner=Real(), doc="pressure in Pa (positive pushes into the body)"),
         "vector": Optional(inner=_vector2, doc="traction Pa, nodal force N or body force N/m^3"),
         "function": String(default="constant", doc="name of a [functions.NAME] table, or 'constant'"),
@@ -111,20 +118,23 @@ LOAD = Table(
 
 FUNCTION = Table(
     fields={
-        "type": String(choices=("constant", "piecewise_linear", "sine")),
+        "type": String(
+            choices=("constant", "piecewise_linear", "sine"),
+            doc="constant (amplitude), piecewise_linear (t, values) or sine (amplitude, omega, phase)",
+        ),
         "t": Optional(inner=Array(item=Real(), min_length=1), doc="s, increasing"),
-        "values": Optional(inner=Array(item=Real(), min_length=1)),
-        "amplitude": Real(default=1.0),
-        "omega": Real(default=0.0, doc="rad/s"),
-        "phase": Real(default=0.0, doc="rad"),
+        "values": Optional(inner=Array(item=Real(), min_length=1), doc="function values at t"),
+        "amplitude": Real(default=1.0, doc="scale of a constant or sine function"),
+        "omega": Real(default=0.0, doc="rad/s circular frequency of a sine"),
+        "phase": Real(default=0.0, doc="rad phase of a sine"),
     }
 )
 
 INITIAL = Table(
     fields={
-        "group": String(),
-        "velocity": Array(item=Real(), length=2, default=[0.0, 0.0], doc="m/s"),
-        "displacement": Array(item=Real(), length=2, default=[0.0, 0.0], doc="m"),
+        "group": String(doc="mesh group of the nodes"),
+        "velocity": Array(item=Real(), length=2, default=[0.0, 0.0], doc="m/s initial velocity (vx, vy)"),
+        "displacement": Array(item=Real(), length=2, default=[0.0, 0.0], doc="m initial displacement (ux, uy)"),
     }
 )
 
@@ -141,17 +151,25 @@ PLANE = Table(
 CONTACT = Table(
     fields={
         "name": Optional(inner=String(), doc="zone name (default SLAVE/MASTER); prefixes its quantities"),
-        "method": String(default="lagrange", choices=METHODS),
-        "slave": Optional(inner=String()),
-        "master": Optional(inner=String()),
+        "method": String(
+            default="lagrange",
+            choices=METHODS,
+            doc="discrete Lagrange multipliers (active set), penalty, or continuous (augmented Lagrangian)",
+        ),
+        "slave": Optional(inner=String(), doc="edge group of the slave surface"),
+        "master": Optional(inner=String(), doc="edge group of the master surface"),
         "plane": Optional(inner=PLANE, doc="a rigid plane master (point, outward normal), optionally moving"),
         "mu": Real(default=0.0, min=0.0, doc="Coulomb coefficient"),
         "e_n": Optional(inner=Real(positive=True), doc="penalty normal stiffness, N/m (default: from E and h)"),
         "e_t": Optional(inner=Real(positive=True), doc="penalty tangential stiffness, N/m"),
-        "integration": String(default="nodal", choices=("nodal", "gauss")),
+        "integration": String(
+            default="nodal",
+            choices=("nodal", "gauss"),
+            doc="continuous method: contact points at nodes or Gauss points",
+        ),
         "rho_n": Real(default=100.0, positive=True, doc="augmentation, code_aster's COEF_REGU_CONT"),
         "rho_t": Real(default=100.0, positive=True, doc="augmentation, code_aster's COEF_REGU_FROT"),
-        "max_iter": Integer(default=50, min=1),
+        "max_iter": Integer(default=50, min=1, doc="contact iterations per step"),
         "tolerance": Real(default=1e-10, positive=True, doc="relative"),
     }
 )
@@ -163,26 +181,30 @@ TIME = Table(
             choices=SCHEMES,
             doc="auto: modified_mass (average acceleration, no inertia on contact nodes) with contact, newmark without",
         ),
-        "beta": Real(default=0.25, positive=True),
-        "gamma": Real(default=0.5, positive=True),
+        "beta": Real(default=0.25, positive=True, doc="Newmark beta (scheme = newmark)"),
+        "gamma": Real(default=0.5, positive=True, doc="Newmark gamma (scheme = newmark)"),
         "alpha": Real(
             default=-0.3, min=-1.0 / 3.0, max=0.0, doc="HHT alpha (code_aster's modified average acceleration)"
         ),
         "rho_inf": Real(default=0.9, min=0.0, max=1.0, doc="generalized-alpha spectral radius at infinite frequency"),
-        "dt": Optional(inner=Real(positive=True), doc="s (initial step for adapt)"),
-        "end": Optional(inner=Real(positive=True), doc="s"),
+        "dt": Optional(inner=Real(positive=True), doc="s time step (the initial one for adapt)"),
+        "end": Optional(inner=Real(positive=True), doc="s final time"),
         "cut_factor": Integer(default=5, min=2, doc="a failed step is cut into this many"),
-        "min_dt": Real(default=1e-7, positive=True, doc="s"),
+        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts"),
     }
 )
 
-SOLVER = Table(fields={"linear": String(default="superlu")})
+SOLVER = Table(
+    fields={
+        "linear": String(default="superlu", doc="direct sparse solver: superlu, pardiso, pardiso-ldlt"),
+    }
+)
 
 REPORT = Table(
     fields={
         "node": Optional(inner=String(), doc="one-node group whose displacement is reported"),
-        "component": String(default="dx", choices=COMPONENTS),
-        "at_times": Array(item=Real(min=0.0), default=[]),
+        "component": String(default="dx", choices=COMPONENTS, doc="component of the reported displacement"),
+        "at_times": Array(item=Real(min=0.0), default=[], doc="s instants where x_at_T is reported"),
         "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),
         "modes": Integer(default=0, min=0, doc="report the first N natural frequencies f_1..f_N (Hz)"),
         "snapshots": Integer(default=0, min=0, doc="keep the full displacement every N steps (VTU output); 0: none"),
@@ -199,8 +221,10 @@ REPORT = Table(
 
 MODAL = Table(
     fields={
-        "integrator": String(default="euler", choices=INTEGRATORS),
-        "n_modes": Integer(default=1, min=1),
+        "integrator": String(
+            default="euler", choices=INTEGRATORS, doc="code_aster's EULER, DEVOGE, ADAPT, or the exact event-driven one"
+        ),
+        "n_modes": Integer(default=1, min=1, doc="modes of the reduced basis"),
         "damping": Real(default=0.0, min=0.0, doc="modal damping ratio"),
         "archive": Integer(default=1, min=1, doc="keep every N-th step"),
     }
@@ -208,14 +232,18 @@ MODAL = Table(
 
 OBSTACLE = Table(
     fields={
-        "type": String(default="plan_z", choices=("plan_z", "plane")),
+        "type": String(
+            default="plan_z",
+            choices=("plan_z", "plane"),
+            doc="plan_z: two planes at +-gap (code_aster PLAN_Z); plane: one",
+        ),
         "node": Optional(inner=String(), doc="group of nodes: one obstacle per node"),
         "normal": Array(item=Real(), length=2, default=[0.0, 1.0], doc="obstacle normal (global frame)"),
-        "origin": Array(item=Real(), length=2, default=[0.0, 0.0]),
-        "gap": Real(default=0.0, doc="m"),
-        "kn": Real(default=0.0, min=0.0, doc="N/m"),
-        "cn": Real(default=0.0, min=0.0, doc="N s/m"),
-        "kt": Real(default=0.0, min=0.0, doc="N/m"),
+        "origin": Array(item=Real(), length=2, default=[0.0, 0.0], doc="m obstacle origin"),
+        "gap": Real(default=0.0, doc="m half distance between the planes (code_aster JEU)"),
+        "kn": Real(default=0.0, min=0.0, doc="N/m normal penalty stiffness"),
+        "cn": Real(default=0.0, min=0.0, doc="N s/m normal damping"),
+        "kt": Real(default=0.0, min=0.0, doc="N/m tangential stick stiffness"),
         "ct": Optional(inner=Real(min=0.0), doc="N s/m (default: code_aster's rule)"),
         "mu": Real(default=0.0, min=0.0, doc="dynamic Coulomb coefficient"),
         "mu_static": Optional(inner=Real(min=0.0), doc="static coefficient (default: mu)"),
@@ -225,8 +253,8 @@ OBSTACLE = Table(
 EXCITATION = Table(
     fields={
         "a0": Real(default=0.0, doc="base acceleration amplitude, m/s^2"),
-        "omega": Real(default=0.0, min=0.0, doc="rad/s"),
-        "direction": Array(item=Real(), length=2, default=[1.0, 0.0]),
+        "omega": Real(default=0.0, min=0.0, doc="rad/s circular frequency of the base acceleration"),
+        "direction": Array(item=Real(), length=2, default=[1.0, 0.0], doc="direction of the base acceleration"),
     }
 )
 
@@ -260,14 +288,14 @@ EXACT = Table(
 
 REFERENCE = Table(
     fields={
-        "quantity": String(),
+        "quantity": String(doc="name of a reported quantity (x_at_1.70, wear_power, impact_2_f_max...)"),
         "value": Optional(
             inner=Real(),
             doc="a stored value, checked only for the settings of the case file (and when); "
             "leave out to use the exact model computed for the run's settings",
         ),
         "source": String(default="", doc="where a stored value comes from (exact values name their model)"),
-        "tolerance": Real(positive=True),
+        "tolerance": Real(positive=True, doc="largest error that passes"),
         "relative": Boolean(default=True, doc="false: absolute tolerance"),
         "when": Table(open_keys=Any_(), doc="settings (dotted keys) the reference applies to"),
     }
@@ -275,10 +303,12 @@ REFERENCE = Table(
 
 VARIANT = Table(
     fields={
-        "label": String(default=""),
+        "label": String(default="", doc="name of the variant in tables"),
         "set": Table(open_keys=Any_(), doc="dotted key -> value, as --set"),
         "grid": Table(open_keys=Array(item=Any_(), min_length=1), doc="dotted key -> list of values: one run each"),
-        "solvers": String(default="default", choices=("default", "installed")),
+        "solvers": String(
+            default="default", choices=("default", "installed"), doc="installed: one run per installed linear solver"
+        ),
     }
 )
 

@@ -1,0 +1,70 @@
+"""The case format documented from the schema: `fem2d keys`, docs/case-format.md, did-you-mean."""
+
+from pathlib import Path
+
+import pytest
+
+from fem2d.case.fields import Table, TableList, TableOrList
+from fem2d.case.keys import format_keys, key_docs, markdown_page, split_unit
+from fem2d.case.loading import load_case
+from fem2d.case.schema import SCHEMA
+from fem2d.cli import main
+from fem2d.errors import InputError
+
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "case-format.md"
+
+
+def _leaves(spec, path=""):
+    """Every leaf key of the schema, walked here independently of fem2d.case.keys."""
+    if isinstance(spec, TableList | TableOrList):
+        yield from _leaves(spec.table, path + "[]")
+    elif isinstance(spec, Table):
+        for name, sub in spec.fields.items():
+            yield from _leaves(sub, f"{path}.{name}" if path else name)
+        if spec.open_keys is not None:
+            yield from _leaves(spec.open_keys, path + (".NAME" if isinstance(spec.open_keys, Table) else ".*"))
+    else:
+        yield path
+
+
+def test_keys_and_page_cover_every_key_with_a_meaning(capsys):
+    leaves = list(_leaves(SCHEMA))
+    assert len(leaves) > 100 and "time.dt" in leaves and "materials[].E" in leaves
+    assert [k.key for k in key_docs()] == leaves
+    assert main(["keys"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:]]
+    assert listed == leaves
+    page = markdown_page()
+    assert all(f"| `{key}` |" in page for key in leaves)
+    undocumented = [k.key for k in key_docs() if not k.meaning]
+    assert undocumented == [], "document these keys in fem2d/case/schema.py (doc=...)"
+    e = {k.key: k for k in key_docs("materials")}["materials[].E"]
+    assert (e.type, e.default, e.unit, e.meaning) == ("number > 0", "(required)", "Pa", "Young's modulus")
+    assert {k.key for k in key_docs("time")} == {leaf for leaf in leaves if leaf.startswith("time.")}
+    assert format_keys("time").splitlines()[0].split() == ["key", "type", "default", "unit", "meaning"]
+
+
+def test_the_page_in_the_repo_is_generated_from_the_schema():
+    assert PAGE.read_text(encoding="utf-8") == markdown_page() + "\n", (
+        "docs/case-format.md is stale: python -m fem2d.case.keys > docs/case-format.md"
+    )
+
+
+def test_units_split_from_the_documentation():
+    assert split_unit("m") == ("m", "")
+    assert split_unit("density, kg/m^3") == ("kg/m^3", "density")
+    assert split_unit("N s/m (default: code_aster's rule)") == ("N s/m", "(default: code_aster's rule)")
+    assert split_unit("mesh group of the nodes") == ("", "mesh group of the nodes")
+
+
+def test_did_you_mean_on_unknown_keys(tmp_path, capsys):
+    with pytest.raises(InputError, match=r"--set contact.muu: unknown key; did you mean 'contact.mu'\?"):
+        load_case("sdnv104a", {"contact.muu": 0.4})
+    with pytest.raises(InputError, match=r"--set materials.0.rhoo: unknown key; did you mean 'materials.0.rho'\?"):
+        load_case("sdnv104a", {"materials.0.rhoo": 1.0})
+    bad = tmp_path / "typo.toml"
+    bad.write_text('[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\nschem = "newmark"\n')
+    with pytest.raises(InputError, match=r"typo.toml: time.schem: unknown key \(did you mean 'scheme'\?"):
+        load_case(bad)
+    assert main(["keys", "tme"]) == 2
+    assert "did you mean 'time'?" in capsys.readouterr().err
