@@ -377,12 +377,16 @@ def solution(
     slave_f = forces[:n]
     normal_force = np.einsum("ij,ij->i", kin.normal, slave_f)
     tangential_force = np.einsum("ij,ij->i", kin.tangent, slave_f)
+    reported = (result.status if status is None else status).astype(np.int64)
+    # a link that ends the step without a compressive force has opened, whatever
+    # status the active set kept for it (its next first guess stays in ``state``)
+    reported = np.where(normal_force > 0.0, reported, OPEN)
     return ContactSolution(
         forces=forces.copy(),
         normal_force=normal_force,
         tangential_force=tangential_force,
         gap=result.gap.copy(),
-        status=(result.status if status is None else status).astype(np.int64),
+        status=reported,
         slip=result.slip.copy(),
         state=state,
         iterations=result.iterations,

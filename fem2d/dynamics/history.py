@@ -123,7 +123,7 @@ class DirectHistory:
                 penetration=float(max(0.0, -sol.gap.min())) if len(sol.gap) else 0.0,
                 normal_force=float(sol.normal_force.sum()),
                 tangential_force=float(sol.tangential_force.sum()),
-                n_left_master=int(np.count_nonzero(sol.left_master)),
+                n_left_master=self._count_left(sol.left_master),
             )
             self._slave_rows.append(
                 {
@@ -134,6 +134,19 @@ class DirectHistory:
                 }
             )
         self._rows.append(row)
+
+    def _count_left(self, outside: np.ndarray) -> int:
+        """Slave nodes outside their master now that projected inside it at an
+        earlier step: they have left the master surface (contact is no longer
+        enforced there). Nodes that never faced the master are not counted."""
+        if not len(outside):
+            return 0
+        was_inside = getattr(self, "_was_inside", None)
+        if was_inside is None or len(was_inside) != len(outside):
+            was_inside = np.zeros(len(outside), dtype=bool)
+        left = int(np.count_nonzero(outside & was_inside))
+        self._was_inside = was_inside | ~outside
+        return left
 
     def snapshots(self) -> dict[str, np.ndarray]:
         """Displacement snapshots: ``row`` (index into :meth:`arrays`), ``time``

@@ -18,6 +18,7 @@ from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.history import DirectHistory
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, integrate
+from fem2d.errors import ConvergenceError
 from fem2d.linalg import get_solver
 from fem2d.post.energy import energy_quantities
 from fem2d.post.extrema import extrema, rest, time_label, value_at
@@ -94,9 +95,15 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
     state = stepper.initial_state()
     history.start(state)
     t = case.settings["time"]
-    final = integrate(
-        stepper, state, t["end"], t["dt"], history.on_step, t["cut_factor"], t["min_dt"], progress=progress
-    )
+    try:
+        final = integrate(
+            stepper, state, t["end"], t["dt"], history.on_step, t["cut_factor"], t["min_dt"], progress=progress
+        )
+    except ConvergenceError as exc:
+        left = left_master_warnings(history.arrays())
+        if left:  # the likely cause, said with the failure
+            raise ConvergenceError(f"{exc}; before that, {left[0]}") from None
+        raise
     series = history.arrays()
     quantities = direct_quantities(case, series)
     n_modes = case.settings["report"]["modes"]
@@ -121,10 +128,22 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         "n_free_dofs": int(len(system.free)),
         "n_slave": int(sum(zone.n_slave for zone in system.zones)),
     }
-    fields = {"system": system, "final_state": final, "info": info}
+    fields = {"system": system, "final_state": final, "info": info, "warnings": left_master_warnings(series)}
     if history.snapshot_every:
         fields["snapshots"] = history.snapshots()
     return quantities, series, fields, timing
+
+
+def left_master_warnings(series: dict[str, np.ndarray]) -> list[str]:
+    """A warning when slave nodes left their master surface during the run."""
+    left = series.get("n_left_master")
+    if left is None or not np.any(left > 0):
+        return []
+    first = int(np.argmax(left > 0))
+    return [
+        f"{int(left.max())} slave node(s) left their master surface (first at t = {series['time'][first]:.6g} s): "
+        "contact is not enforced there; make the master longer (e.g. mesh.params.support_length)"
+    ]
 
 
 def direct_quantities(case: Case, series: dict[str, np.ndarray]) -> dict[str, float]:
@@ -145,6 +164,7 @@ def direct_quantities(case: Case, series: dict[str, np.ndarray]) -> dict[str, fl
     if "penetration" in series:
         q["max_penetration"] = float(np.max(series["penetration"]))
         q["friction_dissipation"] = float(series["friction_dissipation"][-1])
+        q["n_left_master"] = float(np.max(series["n_left_master"]))
     q["work_loads"] = float(work)
     q.update(energy_quantities(series))
     if "normal_force" in series:

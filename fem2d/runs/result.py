@@ -103,6 +103,7 @@ def run(
         warning = energy_warning(quantities, case.settings["post"]["energy_tolerance"])
         if warning is not None:
             warnings.append(warning)
+    warnings.extend(fields.get("warnings", []))
     checks, unchecked = checks_for(case, quantities, fields.get("system"))
     return Result(case, quantities, checks, timing, histories, fields, warnings, unchecked)
 
