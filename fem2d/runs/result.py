@@ -19,7 +19,9 @@ import numpy as np
 import fem2d
 from fem2d.case.loading import Case, load_case
 from fem2d.case.references import checks_for
-from fem2d.io.files import write_csv, write_json
+from fem2d.errors import Fem2dError, NumericalError
+from fem2d.io.files import replaced_together, write_csv, write_json
+from fem2d.runs.sanity import check_state
 
 
 @dataclass
@@ -88,13 +90,26 @@ def run(
     ``overrides`` are ``--set`` pairs, as a mapping of dotted keys to values
     or as ``"key=value"`` strings. ``progress(t)`` is called as the
     simulated time advances.
+
+    Every failure is a :class:`~fem2d.errors.Fem2dError` (never SystemExit):
+    :class:`~fem2d.errors.InputError` for the settings,
+    :class:`~fem2d.errors.NumericalError` when the state became non-finite or grew
+    without bound.
     """
     start = time.perf_counter()
     if not isinstance(case, Case):
         case = load_case(case, overrides)
     elif overrides:
         case = load_case(case.path or case.name, {**case.overrides, **dict(_pairs(overrides))})
-    quantities, histories, fields, timing = _kind_runner(case.settings["case"]["kind"])(case, progress)
+    try:
+        quantities, histories, fields, timing = _kind_runner(case.settings["case"]["kind"])(case, progress)
+    except SystemExit as exc:  # a library that exits instead of raising: fem2d.run never does
+        raise Fem2dError(f"{case.where}: a library stopped the run (exit status {exc.code})") from None
+    except (np.linalg.LinAlgError, FloatingPointError, ZeroDivisionError) as exc:
+        raise NumericalError(f"{case.where}: the computation failed ({type(exc).__name__}: "
+                             f"{' '.join(str(exc).split())}); likely cause: a body not held by supports or "
+                             "a zero mass or stiffness") from None
+    check_state(case.where, case.settings, histories)  # non-finite or exploding: not a result
     timing = {"wall_s": time.perf_counter() - start, **timing}
     warnings = []
     if "energy_growth" in quantities:
@@ -119,12 +134,57 @@ def default_output_dir(case: Case) -> Path:
     return Path("results") / case.name
 
 
-def write_result(result: Result, out_dir: str | os.PathLike | None = None) -> Path:
-    """Write ``result.json`` and ``history.csv`` (atomically) and return the directory."""
+def write_history_csv(result: Result, directory: Path) -> Path | None:
+    """``history.csv``: the run's 1D time series (per-node arrays are not CSV columns)."""
+    columns = {k: v for k, v in result.histories.items() if np.ndim(v) == 1}
+    if not columns:
+        return None
+    write_csv(directory / "history.csv", columns)
+    return directory / "history.csv"
+
+
+def write_result_json(result: Result, directory: Path) -> Path:
+    """``result.json`` (SPEC section 6; strict JSON: a non-finite number is null)."""
+    write_json(directory / "result.json", result.to_json())
+    return directory / "result.json"
+
+
+def write_vtu(result: Result, directory: Path) -> Path:
+    """The VTU series of a direct run's snapshots, with its ``.pvd`` index."""
+    from fem2d.io.vtu import write_vtu_series
+
+    return write_vtu_series(result, directory)
+
+
+#: The files of a run, in the order they are written into the staging directory
+#: (:func:`fem2d.io.files.replaced_together` puts them in place as one). A writer
+#: takes (result, directory) and returns the path it wrote, or None; another
+#: history format plugs in here (its name must match ``io.files.RUN_OUTPUTS``).
+RESULT_WRITERS: tuple[Callable[[Result, Path], Path | None], ...] = (write_history_csv, write_result_json)
+
+
+def write_result(
+    result: Result,
+    out_dir: str | os.PathLike | None = None,
+    extra: Iterable[Callable[[Result, Path], Path | None]] = (),
+) -> Path:
+    """Write a run's files into ``out_dir`` (default ``results/<case>/``), replacing the
+    previous run's files together (all old or all new, never a mix), and return the
+    directory.
+
+    ``extra`` writers (e.g. :func:`write_vtu`) run after :data:`RESULT_WRITERS`.
+    An interrupted or failed write leaves ``out_dir`` as it was.
+    """
     out = Path(out_dir) if out_dir is not None else default_output_dir(result.case)
-    out.mkdir(parents=True, exist_ok=True)
-    columns = {k: v for k, v in result.histories.items() if np.ndim(v) == 1}  # per-node arrays are not CSV columns
-    if columns:
-        write_csv(out / "history.csv", columns)
-    write_json(out / "result.json", result.to_json())
+    with replaced_together(out) as stage:
+        for writer in (*RESULT_WRITERS, *extra):
+            writer(result, stage)
     return out
+
+
+def remove_result(out_dir: str | os.PathLike) -> None:
+    """Remove a previous run's files from ``out_dir`` (together), e.g. after the run failed,
+    so no stale ``result.json`` stands for it; other files there are kept."""
+    if Path(out_dir).is_dir():
+        with replaced_together(out_dir):
+            pass

@@ -165,7 +165,7 @@ def execute(spec: RunSpec) -> RunRecord:
 
 
 def _execute(spec: RunSpec) -> RunRecord:
-    from fem2d.runs.result import run, write_result
+    from fem2d.runs.result import remove_result, run, write_result
 
     out = Path(spec.out_dir) if spec.out_dir else None
     start = time.perf_counter()
@@ -175,9 +175,9 @@ def _execute(spec: RunSpec) -> RunRecord:
             write_result(result if spec.write_history else dataclasses.replace(result, histories={}), out)
         return record_of(result, spec)
     except Exception as exc:  # a failed run is a row of the table, not the end of the study
-        if out is not None:  # no stale result.json may stand for this failed run
-            with contextlib.suppress(FileNotFoundError):
-                (out / "result.json").unlink()
+        if out is not None:  # no stale result.json (nor its history) may stand for this failed run
+            with contextlib.suppress(Exception):
+                remove_result(out)
         name = Path(spec.case).stem if spec.case.endswith(".toml") else spec.case
         return RunRecord(spec, name, timing={"wall_s": time.perf_counter() - start}, error=_message(exc))
 
@@ -232,8 +232,9 @@ def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor
             client = Client(cluster)
         else:
             client = Client(address, timeout="10s")
-    except OSError as exc:
-        raise InputError(f"--scheduler {address}: cannot connect to a Dask scheduler ({exc})") from None
+    except (OSError, ValueError, TypeError) as exc:  # refused, timed out, or not an address at all
+        raise InputError(f"--scheduler {address}: cannot connect to a Dask scheduler ({exc}); expected "
+                         "tcp://host:port or 'local'") from None
     try:
         yield client.get_executor()
     finally:
