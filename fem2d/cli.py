@@ -15,6 +15,7 @@ leaves no half-written result.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
@@ -56,9 +57,10 @@ def _cmd_run(args) -> int:
     import dataclasses
 
     from fem2d.case.loading import load_case
+    from fem2d.io.files import check_output_dir
     from fem2d.io.progress import ProgressBar
     from fem2d.io.tables import format_checks, format_quantities
-    from fem2d.runs.result import default_output_dir, run, write_result
+    from fem2d.runs.result import default_output_dir, run, write_result, write_vtu
 
     case = load_case(args.case, args.overrides)
     if args.vtu is not None:
@@ -72,14 +74,11 @@ def _cmd_run(args) -> int:
         stride = args.vtu or case.settings["report"]["snapshots"] or auto_stride(case)
         settings = {**case.settings, "report": {**case.settings["report"], "snapshots": stride}}
         case = dataclasses.replace(case, settings=settings)
+    out = Path(args.out) if args.out is not None else default_output_dir(case)
+    check_output_dir(out)  # a directory that cannot be written fails now, not after the run
     with ProgressBar(case.name, case.settings["time"]["end"], enabled=not args.quiet) as bar:
         result = run(case, progress=bar.update)
-    out = Path(args.out) if args.out is not None else default_output_dir(case)
-    if args.vtu is not None:
-        from fem2d.io.vtu import write_vtu_series
-
-        pvd = write_vtu_series(result, out)
-    write_result(result, out)
+    write_result(result, out, extra=(write_vtu,) if args.vtu is not None else ())
     print(format_quantities(result))
     if result.checks:
         print(format_checks([result]))
@@ -88,7 +87,7 @@ def _cmd_run(args) -> int:
     if not result.checks:
         print("no reference for these settings: nothing checked")
     if args.vtu is not None:
-        print(f"wrote {pvd} ({len(result.fields['snapshots']['time'])} VTU files)")
+        print(f"wrote {out / (case.name + '.pvd')} ({len(result.fields['snapshots']['time'])} VTU files)")
     print(f"wall time {result.timing['wall_s']:.3f} s; wrote {out / 'result.json'}")
     for warning in result.warnings:
         print(f"fem2d run: warning: {case.name}: {warning}", file=sys.stderr)
@@ -206,12 +205,12 @@ def _add_validate(sub) -> None:
 def _cmd_validate(args) -> int:
     import time
 
-    from fem2d.io.files import write_text_atomic
+    from fem2d.io.files import check_output_dir, write_text_atomic
     from fem2d.io.tables import format_table
     from fem2d.studies.validate import HEADER, report_markdown, validate, write_report
 
     start = time.perf_counter()
-    root = Path(args.out) if args.out is not None else Path("results") / "validation"
+    root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / "validation")
     progress = _RunsProgress("validate", args.quiet)
     try:
         result = validate(args.cases or None, root, workers=_workers(args.workers), on_start=progress.start,
@@ -248,6 +247,7 @@ def _cmd_compare(args) -> int:
     from fem2d.case.build import contact_tables
     from fem2d.case.loading import load_case, parse_overrides
     from fem2d.case.schema import METHODS
+    from fem2d.io.files import check_output_dir
     from fem2d.studies.study import (
         compare_format,
         compare_specs,
@@ -265,7 +265,7 @@ def _cmd_compare(args) -> int:
         raise InputError(f"--methods: {case.name} has no contact zone; compare --elements or --solvers instead")
     if args.methods is None and has_contact:
         methods = list(METHODS)
-    root = Path(args.out) if args.out is not None else Path("results") / case.name / "compare"
+    root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "compare")
     specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root)
     for spec in specs:  # bad names fail here, once, rather than in every run
         load_case(args.case, spec.overrides)
@@ -317,6 +317,7 @@ def _add_refine(sub) -> None:
 
 def _cmd_refine(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides
+    from fem2d.io.files import check_output_dir
     from fem2d.io.plots import plot_refinement
     from fem2d.studies.study import (
         REFINE_FORMATS,
@@ -330,7 +331,7 @@ def _cmd_refine(args) -> int:
     overrides = parse_overrides(args.overrides)
     levels = parse_levels(args.levels)
     case = load_case(args.case, {**overrides, "mesh.refine": levels[-1]})
-    root = Path(args.out) if args.out is not None else Path("results") / case.name / "refine"
+    root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "refine")
     records = _run_local(refine_specs(args.case, levels, overrides, root), args, "refine")
     header, rows = refinement_table(records)
     print(format_study(header, rows, columns=REFINE_FORMATS))
@@ -354,6 +355,7 @@ def _add_study(sub) -> None:
 
 def _cmd_study(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides
+    from fem2d.io.files import check_output_dir
     from fem2d.studies.study import STUDY_FORMATS, format_study, grid_specs, parse_grid, sweep_table, write_table_csv
 
     if not args.grid:
@@ -366,6 +368,7 @@ def _cmd_study(args) -> int:
     root = Path(args.out) if args.out is not None else Path("results") / case.name / "study"
     specs = grid_specs(args.case, grid, overrides, root)
     load_case(args.case, specs[0].overrides)  # unknown keys fail here, once
+    check_output_dir(root)
     if args.scheduler is not None:
         from fem2d.studies.execution import dask_executor
 
@@ -396,19 +399,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``fem2d`` console script."""
+    """Entry point of the ``fem2d`` console script.
+
+    Exit status: 0 all checks passed; 1 a check failed or the computation failed
+    (:class:`~fem2d.errors.NumericalError`); 2 the input is at fault (one line
+    ``fem2d: error: <file>: <key>: <what was expected>``); 130 interrupted;
+    141 the reader of the output went away (``| head``), quietly.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     # the dense contact solves are small: OpenBLAS threads only contend with each other
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        return status
     except Fem2dError as exc:
-        print(f"fem2d: error: {exc}", file=sys.stderr)
-        return 2
+        print(f"fem2d: error: {_one_line(exc)}", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
         print("fem2d: interrupted; no result was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
+    except OSError as exc:  # the file system said no (outside the writers that name their file)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"fem2d: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("fem2d: error: out of memory; expected a smaller model (mesh.refine) or fewer steps", file=sys.stderr)
+        return 1
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split("\n")).strip()
+    return text or type(exc).__name__
+
+
+def _quiet_broken_pipe() -> int:
+    # the reader is gone: point stdout at /dev/null so the interpreter's final flush is silent
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 141
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from fem2d.case.checks import check_settings, fit_report_to_run
 from fem2d.case.fields import Table, TableList, TableOrList, lookup
 from fem2d.case.schema import SCHEMA
 from fem2d.errors import InputError
@@ -101,7 +102,10 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
         key = key.strip()
         if not sep or not key:
             raise InputError(f"--set {pair!r}: expected KEY=VALUE, e.g. time.dt=0.005")
-        out[key] = parse_value(value.strip())
+        value = parse_value(value.strip())
+        if key in out:
+            raise InputError(f"--set {key}: given twice ({out[key]!r} and {value!r}); expected each key once")
+        out[key] = value
     return out
 
 
@@ -147,7 +151,7 @@ def load_case(name_or_path: str | os.PathLike, overrides: Mapping[str, Any] | It
     data = copy.deepcopy(raw)
     for key, value in pairs.items():
         _apply_override(data, key, value, str(path))
-    settings = SCHEMA.check(data, "", str(path))
+    settings = fit_report_to_run(SCHEMA.check(data, "", str(path)), pairs)
     case = Case(name=settings["case"]["name"], settings=settings, path=path, overrides=pairs)
     _check_consistency(case)
     _check_tables_used(case, data)
@@ -159,6 +163,9 @@ def _read_toml(path: Path) -> dict:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: byte {exc.start} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                         "expected a TOML file saved as UTF-8") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
 
@@ -223,6 +230,7 @@ def _check_consistency(case: Case) -> None:
     window = s["post"].get("window")
     if window is not None and not window[0] < window[1]:
         raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")
+    check_settings(case)
 
 
 #: Tables each kind of run does not read: giving one is an error, never ignored.

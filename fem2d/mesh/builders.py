@@ -22,9 +22,12 @@ GMSH_KIND = {15: "point", 1: "seg2", 8: "seg3", 3: "quad4", 16: "quad8"}
 _GMSH_LOCK = threading.Lock()  # Gmsh holds one global model per process
 
 
-def _gmsh():
-    import gmsh  # imported lazily: loading the Gmsh library costs ~0.1 s
-
+def _gmsh(source: str = "mesh.geometry"):
+    try:
+        import gmsh  # imported lazily: loading the Gmsh library costs ~0.1 s
+    except (ImportError, OSError) as exc:  # a missing package or a shared library that fails to load
+        raise MeshError(f"{source}: mesh.geometry needs the gmsh package, which failed to load "
+                        f"({' '.join(str(exc).split())}); expected pip install gmsh, or a mesh.file") from None
     return gmsh
 
 
@@ -32,7 +35,7 @@ def _mesh_with_gmsh(build: Callable, element: str, source: str) -> Mesh:
     """Run ``build(gmsh)`` (geometry and physical groups), mesh, read back."""
     if element not in ("quad4", "quad8"):
         raise MeshError(f"{source}: element must be 'quad4' or 'quad8', got {element!r}")
-    gmsh = _gmsh()
+    gmsh = _gmsh(source)
     with _GMSH_LOCK:
         gmsh.initialize(readConfigFiles=False, interruptible=False)
         try:

@@ -6,6 +6,8 @@ Groups travel as Gmsh physical groups (``gmsh:physical`` cell data plus
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 from pathlib import Path
 
@@ -81,10 +83,16 @@ def read_mesh(path: str | os.PathLike) -> Mesh:
     path = Path(path)
     if not path.is_file():
         raise MeshError(f"{path}: mesh file not found")
+    said = io.StringIO()  # meshio prints its own complaint before it exits: it becomes part of our one line
     try:
-        m = meshio.read(path)
-    except Exception as exc:  # meshio raises many kinds; report one line
-        raise MeshError(f"{path}: cannot read mesh ({type(exc).__name__}: {exc})") from None
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            m = meshio.read(path)
+    except (Exception, SystemExit) as exc:  # meshio raises many kinds, and calls sys.exit on some files
+        what = f"{type(exc).__name__}: {exc}" if not isinstance(exc, SystemExit) else "not a mesh meshio can read"
+        if said.getvalue().strip():
+            what = said.getvalue().strip().splitlines()[-1]
+        raise MeshError(f"{path}: cannot read mesh ({' '.join(what.split())}); expected a meshio-readable mesh "
+                        "file (.msh, .vtu, .med, ...)") from None
     return from_meshio(m, str(path))
 
 

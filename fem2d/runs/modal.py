@@ -45,6 +45,10 @@ def _modal_function(case: Case, load: Load) -> TimeFunction:
 def modal_problem(case: Case, system: System, info: dict) -> ModalProblem:
     """Project the case's System on its lowest modes and attach the obstacle."""
     s = case.settings
+    n_free = len(system.free)
+    if s["modal"]["n_modes"] > n_free:
+        raise case.error("modal.n_modes", f"{s['modal']['n_modes']} modes asked, the model has {n_free} free "
+                         f"dofs; expected 1 to {n_free}")
     basis = modal_basis(system.K_free, system.M_free, s["modal"]["n_modes"])
     excitations = [
         Excitation(project_load(basis, load.vector[system.free]), _modal_function(case, load)) for load in system.loads
@@ -92,6 +96,20 @@ def modal_problem(case: Case, system: System, info: dict) -> ModalProblem:
     )
 
 
+def check_step(case: Case, problem: ModalProblem) -> None:
+    """Reject an explicit step above the integrator's stability limit (computed from the
+    highest frequency with the shock stiffness engaged, :mod:`fem2d.modal.stability`)."""
+    from fem2d.modal.stability import highest_frequency, stability_limit
+
+    integrator, dt = case.settings["modal"]["integrator"], case.settings["time"]["dt"]
+    limit = stability_limit(problem, integrator)
+    if limit is not None and dt > limit:
+        omega = highest_frequency(problem)
+        raise case.error("time.dt", f"{dt:g} s is above the stability limit of the explicit {integrator!r} "
+                         f"integrator, 2/omega_max = {limit:.4g} s (omega_max = {omega:.4g} rad/s with the shock "
+                         "stiffness obstacle.kn engaged); expected time.dt below it")
+
+
 def run_modal_case(case: Case, progress: Callable[[float], None] | None = None):
     """Run a modal case; returns (quantities, histories, fields, timing)."""
     from fem2d.modal.integrators import run_modal
@@ -100,6 +118,7 @@ def run_modal_case(case: Case, progress: Callable[[float], None] | None = None):
     system, info = build_system(case)
     problem = modal_problem(case, system, info)
     s = case.settings
+    check_step(case, problem)
     window = s["post"].get("window")
     run = run_modal(
         problem,

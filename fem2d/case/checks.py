@@ -1,0 +1,83 @@
+"""Checks of a case's settings that need no model: ranges across keys, stable schemes.
+
+:func:`check_settings` runs after the schema (which checks each key alone) and
+before anything is computed, so a meaningless setting is one
+:class:`~fem2d.errors.InputError` line naming the file and the key, exit 2,
+instead of a silently wrong number or a failure after the whole run.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fem2d.case.loading import Case
+
+#: The smallest relative tolerance an iterative solve can meet in double precision
+#: (about 45 machine epsilons); below it the iteration never converges, runs to its
+#: maximum and hands back whatever it has.
+ROUND_OFF_TOLERANCE = 1e-14
+
+
+def _inside_run(case: Case, key: str, times: list[float]) -> None:
+    end = case.settings["time"]["end"]
+    slack = 1e-9 * end
+    outside = [t for t in times if not -slack <= t <= end + slack]
+    if outside:
+        shown = times if key == "post.window" else outside
+        raise case.error(key, f"{shown} outside the run; expected times in [0, time.end = {end:g}] s")
+
+
+def fit_report_to_run(settings: dict, overrides: dict) -> dict:
+    """Settings where a run shortened by ``--set time.end`` reports only what it reaches:
+    the ``report.at_times`` before the end (the others are not computed, so their
+    checks fail as not computed instead of comparing a NaN) and a ``post.window`` cut
+    at the end (recorded so in result.json). Times the user set beyond the end, in the
+    file with its own end or by ``--set``, stay and are an error of :func:`check_settings`.
+
+    >>> s = {"time": {"end": 1.0}, "report": {"at_times": [0.5, 1.7]}, "post": {"window": [0.5, 2.0]}}
+    >>> fitted = fit_report_to_run(s, {"time.end": 1.0})
+    >>> fitted["report"]["at_times"], fitted["post"]["window"]
+    ([0.5], [0.5, 1.0])
+    """
+    end = settings["time"].get("end")
+    if "time.end" not in overrides or end is None:
+        return settings
+    settings = dict(settings)
+    if "report.at_times" not in overrides:
+        kept = [t for t in settings["report"]["at_times"] if t <= end * (1 + 1e-9)]
+        settings["report"] = {**settings["report"], "at_times": kept}
+    window = settings.get("post", {}).get("window")
+    if "post.window" not in overrides and window is not None and window[0] < end < window[1]:
+        settings["post"] = {**settings["post"], "window": [window[0], end]}
+    return settings
+
+
+def check_settings(case: Case) -> None:
+    """Reject settings whose meaning cannot be what the user wants.
+
+    Times of ``report.at_times`` and ``post.window`` inside [0, ``time.end``];
+    contact slave and master distinct groups; ``contact.tolerance`` above
+    round-off; an obstacle with a positive normal stiffness; Newmark's
+    ``time.gamma`` at least 1/2 (below, every mode grows, whatever the step).
+    """
+    s = case.settings
+    _inside_run(case, "report.at_times", list(s["report"]["at_times"]))
+    window = s["post"].get("window")
+    if window is not None:
+        _inside_run(case, "post.window", list(window))
+    contact = s["contact"]
+    if contact.get("slave") is not None and contact.get("slave") == contact.get("master"):
+        raise case.error("contact.master", f"{contact['master']!r} is also contact.slave; expected two distinct "
+                         "edge groups (the contact would be switched off)")
+    if contact["tolerance"] < ROUND_OFF_TOLERANCE:
+        raise case.error("contact.tolerance", f"{contact['tolerance']:g} is below round-off; expected a relative "
+                         f"tolerance >= {ROUND_OFF_TOLERANCE:g}")
+    obstacle = s["obstacle"]
+    if s["case"]["kind"] == "modal" and obstacle.get("node") is not None and not obstacle["kn"] > 0.0:
+        raise case.error("obstacle.kn", f"{obstacle['kn']:g} N/m: an obstacle is declared on "
+                         f"{obstacle['node']!r}; expected a shock stiffness > 0")
+    time = s["time"]
+    if s["case"]["kind"] == "direct" and time["scheme"] == "newmark" and time["gamma"] < 0.5:
+        raise case.error("time.gamma", f"{time['gamma']:g} < 1/2 makes Newmark amplify every mode (unstable "
+                         "at any step); expected gamma >= 0.5")

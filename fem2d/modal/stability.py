@@ -1,0 +1,66 @@
+r"""Stability limit of the explicit modal integrator, from the modes and the shock stiffness.
+
+``euler`` (semi-implicit Euler, i.e. central differences) is stable for the
+undamped system :math:`M\ddot q + K q = 0` only when
+
+.. math:: h\,\omega_{max} \le 2 ,
+
+where :math:`\omega_{max}` is the highest circular frequency of the system
+the integrator actually sees. In contact, every obstacle adds its normal
+stiffness :math:`k_n` along the node's normal (and :math:`k_t` along the
+tangent while it sticks), so the stiffest system is
+
+.. math:: K_c = \mathrm{diag}(\omega_i^2 m_i) + \sum_o k_n\, \psi_o \psi_o^T + k_t\, \tau_o \tau_o^T,
+    \qquad \psi_o = \Phi_o^T n_o,\ \tau_o = \Phi_o^T t_o,
+
+with :math:`\Phi_o` the obstacle node's (2, n_modes) rows of the modes, and
+:math:`\omega_{max}^2` the largest eigenvalue of :math:`M^{-1/2} K_c M^{-1/2}`.
+Damping only lowers the limit (:math:`h\omega \le 2(\sqrt{1+\xi^2}-\xi)`), so
+a step above :math:`2/\omega_{max}` is unstable whatever the damping.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from fem2d.modal.basis import ModalProblem
+
+
+def highest_frequency(problem: ModalProblem, in_contact: bool = True) -> float:
+    r"""Highest circular frequency :math:`\omega_{max}` (rad/s) of a modal problem,
+    with every obstacle's shock stiffness engaged when ``in_contact``.
+
+    >>> from fem2d.modal.basis import ModalProblem
+    >>> problem = ModalProblem(masses=[1.0, 2.0], stiffnesses=[4.0, 200.0])
+    >>> highest_frequency(problem)
+    10.0
+    """
+    m = np.asarray(problem.masses, dtype=float)
+    k = np.diag(np.asarray(problem.stiffnesses, dtype=float))
+    if in_contact:
+        for ob in problem.obstacles:
+            normal = np.asarray(ob.normal, dtype=float)
+            normal = normal / np.linalg.norm(normal)
+            tangent = np.array([-normal[1], normal[0]])
+            psi, tau = normal @ ob.node_modes, tangent @ ob.node_modes
+            k = k + ob.kn * np.outer(psi, psi) + ob.kt * np.outer(tau, tau)
+    scale = 1.0 / np.sqrt(m)
+    lam = np.linalg.eigvalsh(k * np.outer(scale, scale))
+    return float(math.sqrt(max(lam[-1], 0.0)))
+
+
+def stability_limit(problem: ModalProblem, integrator: str) -> float | None:
+    """Largest stable step (s) of an explicit modal integrator: ``2 / omega_max`` for
+    ``euler``; None for the integrators without a fixed limit (``adapt`` picks its own
+    step, ``exact`` has none, ``devogelaere``'s is not known in closed form).
+
+    >>> from fem2d.modal.basis import ModalProblem
+    >>> stability_limit(ModalProblem(masses=[1.0], stiffnesses=[100.0]), "euler")
+    0.2
+    """
+    if integrator != "euler":
+        return None
+    omega = highest_frequency(problem)
+    return math.inf if omega == 0.0 else 2.0 / omega
