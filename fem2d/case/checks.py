@@ -66,13 +66,15 @@ def check_settings(case: Case) -> None:
     window = s["post"].get("window")
     if window is not None:
         _inside_run(case, "post.window", list(window))
-    contact = s["contact"]
-    if contact.get("slave") is not None and contact.get("slave") == contact.get("master"):
-        raise case.error("contact.master", f"{contact['master']!r} is also contact.slave; expected two distinct "
-                         "edge groups (the contact would be switched off)")
-    if contact["tolerance"] < ROUND_OFF_TOLERANCE:
-        raise case.error("contact.tolerance", f"{contact['tolerance']:g} is below round-off; expected a relative "
-                         f"tolerance >= {ROUND_OFF_TOLERANCE:g}")
+    zones = s["contact"] if isinstance(s["contact"], list) else [s["contact"]]
+    for i, zone in enumerate(zones):
+        key = f"contact[{i}]" if isinstance(s["contact"], list) else "contact"
+        if zone.get("slave") is not None and zone.get("slave") == zone.get("master"):
+            raise case.error(f"{key}.master", f"{zone['master']!r} is also {key}.slave; expected two distinct "
+                             "edge groups (the contact would be switched off)")
+        if zone.get("tolerance", ROUND_OFF_TOLERANCE) < ROUND_OFF_TOLERANCE:
+            raise case.error(f"{key}.tolerance", f"{zone['tolerance']:g} is below round-off; expected a relative "
+                             f"tolerance >= {ROUND_OFF_TOLERANCE:g}")
     obstacle = s["obstacle"]
     if s["case"]["kind"] == "modal" and obstacle.get("node") is not None and not obstacle["kn"] > 0.0:
         raise case.error("obstacle.kn", f"{obstacle['kn']:g} N/m: an obstacle is declared on "
