@@ -282,3 +282,34 @@ def test_two_free_bars_a_deformable_moving_master(tmp_path):
     assert p[2 * struck].sum() == pytest.approx(mass, rel=0.06)  # HHT damping keeps 95 %
     assert result.histories["u"][-1] > 0.03  # the struck bar moved away
     assert result.histories["n_left_master"].max() == 0
+
+
+def test_per_zone_and_per_body_quantities(bar_case):
+    """Each wall's impulses and impact statistics under its name, the bar's
+    momentum and mean velocity as quantities. The walls are the only external
+    forces: the bar's momentum changes by exactly the walls' impulses (and,
+    sliding all along, each wall's friction impulse is its mu times its normal
+    impulse). The first impact: approach at 1 m/s, contact for 2 L / c = 0.2 s
+    (1-D waves) to within the two sampling steps at its ends."""
+    result = run(bar_case, {"time.end": 0.6, "report.bodies": ["BAR"], "time.scheme": "modified_mass"})
+    q = result.quantities
+    for zone, mu in (("right", 0.1), ("left", 0.2)):
+        assert q[f"{zone}_normal_impulse"] > 0.15
+        assert abs(q[f"{zone}_tangential_impulse"]) == pytest.approx(mu * q[f"{zone}_normal_impulse"], rel=1e-9)
+        assert q[f"{zone}_n_impacts"] == 1
+        assert q[f"{zone}_impact_1_impulse"] == pytest.approx(q[f"{zone}_normal_impulse"], rel=1e-12)
+    assert q["right_impact_1_v_impact"] == pytest.approx(-1.0, rel=1e-9)
+    assert q["right_impact_1_duration"] == pytest.approx(0.2, abs=2.5 * 0.0025)  # first and last samples
+    assert q["right_impact_1_t_peak"] < q["left_impact_1_t_peak"]
+    mass, (n_right, n_left) = 0.1, (q["right_normal_impulse"], q["left_normal_impulse"])
+    assert q["BAR_momentum_x"] == pytest.approx(mass * 1.0 - n_right + n_left, rel=1e-10)
+    assert q["BAR_momentum_y"] == pytest.approx(mass * 2.0 - 0.1 * n_right - 0.2 * n_left, rel=1e-10)
+    assert q["BAR_velocity_x"] == pytest.approx(q["BAR_momentum_x"] / mass, rel=1e-10)
+    assert "right:normal_force" in result.histories
+
+
+@pytest.mark.parametrize("bodies", [["BAR_LEFT"], ["NOPE"]])
+def test_bad_report_body_names_file_and_key(bar_case, bodies):
+    with pytest.raises(InputError) as err:
+        run(bar_case, {"report.bodies": bodies})
+    assert str(err.value).startswith(f"{bar_case}: report.bodies[0]:") and "\n" not in str(err.value)

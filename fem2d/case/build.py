@@ -195,7 +195,9 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
     )
     _check_free_mass(case, system)
     _check_motions(case, system)
-    info: dict[str, Any] = {"mesh": mesh, "zone_moduli": zone_moduli}
+    info: dict[str, Any] = {"mesh": mesh, "zone_moduli": zone_moduli, "bodies": {}}
+    for i, name in enumerate(s["report"]["bodies"]):
+        info["bodies"][name] = np.unique(_group(case, mesh, f"report.bodies[{i}]", name, 2).nodes)
     node = s["report"].get("node")
     if node is not None:
         block = _group(case, mesh, "report.node", node)

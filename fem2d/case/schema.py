@@ -208,6 +208,11 @@ REPORT = Table(
         "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),
         "modes": Integer(default=0, min=0, doc="report the first N natural frequencies f_1..f_N (Hz)"),
         "snapshots": Integer(default=0, min=0, doc="keep the full displacement every N steps (VTU output); 0: none"),
+        "bodies": Array(
+            item=String(),
+            default=[],
+            doc="2D groups whose momentum, mean velocity and kinetic energy are reported (B_momentum_x, ...)",
+        ),
         "curve": Table(
             fields={
                 "function": Optional(inner=String(), doc="'module:function', f(t, **args) -> reported dof"),

@@ -16,6 +16,7 @@ from fem2d.case.build import build_system, contact_tables
 from fem2d.case.loading import Case
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.history import DirectHistory
+from fem2d.dynamics.measures import MeasureRecorder, measured_quantities
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.errors import ConvergenceError
@@ -92,13 +93,18 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
     history = DirectHistory(
         system, info.get("report_dof"), case.settings["report"]["snapshots"], stepper.force_free, scheme.mass(system)
     )
+    measures = MeasureRecorder(system, info["bodies"], scheme.mass(system))
     state = stepper.initial_state()
     history.start(state)
+    measures.start(state)
+
+    def on_step(previous, new):
+        history.on_step(previous, new)
+        measures.on_step(previous, new)
+
     t = case.settings["time"]
     try:
-        final = integrate(
-            stepper, state, t["end"], t["dt"], history.on_step, t["cut_factor"], t["min_dt"], progress=progress
-        )
+        final = integrate(stepper, state, t["end"], t["dt"], on_step, t["cut_factor"], t["min_dt"], progress=progress)
     except ConvergenceError as exc:
         left = left_master_warnings(history.arrays())
         if left:  # the likely cause, said with the failure
@@ -106,6 +112,20 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         raise
     series = history.arrays()
     quantities = direct_quantities(case, series)
+    measured = measures.arrays()
+    post = case.settings["post"]
+    quantities.update(
+        measured_quantities(
+            measured,
+            list(info["bodies"]),
+            [zone.name for zone in system.zones],
+            case.settings["report"]["at_times"],
+            post["threshold"],
+            post["quiet"],
+            post.get("window"),
+        )
+    )
+    series.update({k: v for k, v in measured.items() if k != "time"})
     n_modes = case.settings["report"]["modes"]
     if n_modes:
         from fem2d.modal.basis import modal_basis

@@ -1,0 +1,148 @@
+r"""Per-body and per-zone time series of a direct run, and the quantities they give.
+
+For a body (a 2D group) :math:`B` with node set :math:`N_B` and the free-dof
+velocity :math:`v` expanded to all dofs,
+
+.. math::
+
+    P_B = \sum_{i \in N_B} (M v)_i, \qquad T_B = \tfrac12 \sum_{i\in N_B} v_i (M v)_i,
+    \qquad \bar v_B = P_B / m_B, \quad m_B = \sum_{i\in N_B} (M \mathbf 1)_i
+
+(x and y components of :math:`P` and :math:`\bar v` separately; bodies that
+share no node with another body, so that :math:`M v` restricted to
+:math:`N_B` is the body's own). Per contact zone :math:`z`: the normal and
+tangential resultants :math:`F_n = \sum_i \lambda_{n,i}`, :math:`F_t = \sum_i
+\lambda_{t,i}` (N, per unit thickness) and the smallest slave gap (m); their
+impulses by the trapezoidal rule, and code_aster's impact statistics on
+:math:`F_n` with the approach speed :math:`\dot g_{min}` (difference of the
+smallest gap over the step before the sample: negative while closing) as the
+impact velocity.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fem2d.dynamics.stepper import StepState
+from fem2d.model.system import System
+
+
+def zone_prefix(name: str) -> str:
+    """A zone's name as a quantity prefix: ``"LESC/LMAI" -> "LESC_LMAI_"``.
+
+    >>> zone_prefix("right wall")
+    'right_wall_'
+    """
+    return re.sub(r"[^A-Za-z0-9_]+", "_", name).strip("_") + "_"
+
+
+@dataclass
+class MeasureRecorder:
+    """Records body momenta, kinetic energies and zone resultants at every step.
+
+    ``mass`` is the free-dof mass matrix the scheme integrates with (default
+    the system's); prescribed dofs do not move and carry no momentum.
+    """
+
+    system: System
+    bodies: dict[str, np.ndarray] = field(default_factory=dict)  # name -> node ids
+    mass: object = None
+    _rows: list[dict] = field(default_factory=list, init=False)
+
+    def __post_init__(self) -> None:
+        s = self.system
+        self._M = s.M_free if self.mass is None else self.mass
+        index = s.free_index
+        self._dofs = {}
+        for name, nodes in self.bodies.items():
+            x, y = index[2 * nodes], index[2 * nodes + 1]
+            self._dofs[name] = (x[x >= 0], y[y >= 0])
+        n = len(s.free)
+        ones_x, ones_y = np.zeros(n), np.zeros(n)
+        ones_x[index[0::2][index[0::2] >= 0]] = 1.0
+        ones_y[index[1::2][index[1::2] >= 0]] = 1.0
+        mx, my = self._M @ ones_x, self._M @ ones_y
+        # the mass of a body that also has prescribed dofs counts its free part only
+        self._mass = {name: (float(mx[x].sum()), float(my[y].sum())) for name, (x, y) in self._dofs.items()}
+
+    def start(self, state: StepState) -> None:
+        self._record(state)
+
+    def on_step(self, previous: StepState, state: StepState) -> None:
+        self._record(state)
+
+    def _record(self, state: StepState) -> None:
+        v = state.v
+        mv = self._M @ v if self.bodies else None
+        row: dict[str, float] = {"time": state.t}
+        for name, (x, y) in self._dofs.items():
+            px, py = float(mv[x].sum()), float(mv[y].sum())
+            mx, my = self._mass[name]
+            row[f"{name}:momentum_x"], row[f"{name}:momentum_y"] = px, py
+            row[f"{name}:velocity_x"] = px / mx if mx > 0 else 0.0
+            row[f"{name}:velocity_y"] = py / my if my > 0 else 0.0
+            row[f"{name}:kinetic"] = 0.5 * float(v[x] @ mv[x] + v[y] @ mv[y])
+        sol = state.solution
+        parts = (sol.parts or (sol,)) if sol is not None else ()
+        for zone, part in zip(self.system.zones, parts):
+            row[f"{zone.name}:normal_force"] = float(part.normal_force.sum())
+            row[f"{zone.name}:tangential_force"] = float(part.tangential_force.sum())
+            row[f"{zone.name}:min_gap"] = float(part.gap.min()) if len(part.gap) else np.inf
+        self._rows.append(row)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """One array per recorded series (the first instant has no contact: 0 N, inf gap)."""
+        keys = {k for row in self._rows for k in row}
+        fill = {k: (np.inf if k.endswith(":min_gap") else 0.0) for k in keys}
+        return {k: np.array([row.get(k, fill[k]) for row in self._rows], dtype=float) for k in sorted(keys)}
+
+
+def measured_quantities(
+    series: dict[str, np.ndarray],
+    bodies: list[str],
+    zones: list[str],
+    at_times: list[float],
+    threshold: float = 0.0,
+    quiet: float = 0.0,
+    window: tuple[float, float] | None = None,
+) -> dict[str, float]:
+    """Quantities of the recorded series (see the module docstring).
+
+    Bodies: ``B_momentum_x``, ``B_momentum_y``, ``B_velocity_x``,
+    ``B_velocity_y``, ``B_kinetic`` at the end, and ``..._at_T`` at each
+    reported instant. Zones (prefixed by the zone name when there are
+    several; one zone's impact statistics are the run's own):
+    ``normal_impulse``, ``tangential_impulse`` (N s), ``f_n_max`` (N) and
+    the impact statistics.
+    """
+    from fem2d.post.extrema import time_label
+    from fem2d.post.impacts import impact_statistics
+
+    t = series["time"]
+    q: dict[str, float] = {}
+    for name in bodies:
+        for what in ("momentum_x", "momentum_y", "velocity_x", "velocity_y", "kinetic"):
+            values = series[f"{name}:{what}"]
+            q[f"{name}_{what}"] = float(values[-1])
+            for instant in at_times:
+                q[f"{name}_{what}_at_{time_label(instant)}"] = float(np.interp(instant, t, values))
+    for name in zones:
+        prefix = zone_prefix(name) if len(zones) > 1 else ""
+        fn, ft = series[f"{name}:normal_force"], series[f"{name}:tangential_force"]
+        q[f"{prefix}normal_impulse"] = float(np.trapezoid(fn, t))
+        q[f"{prefix}tangential_impulse"] = float(np.trapezoid(ft, t))
+        q[f"{prefix}f_n_max"] = float(fn.max())
+        if prefix:
+            gap = series[f"{name}:min_gap"]
+            rate = np.zeros_like(gap)
+            finite = np.isfinite(gap[1:]) & np.isfinite(gap[:-1])
+            rate[1:][finite] = np.diff(gap)[finite] / np.diff(t)[finite]
+            # the contact step closes only the gap left at its start: the approach
+            # speed is the previous step's
+            closing = np.concatenate([[0.0], rate[:-1]])
+            stats = impact_statistics(t, fn, closing, threshold, quiet, window)
+            q.update(stats.quantities(prefix))
+    return q
