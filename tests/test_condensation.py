@@ -8,8 +8,7 @@ import pytest
 import fem2d
 from fem2d.case.build import build_system
 from fem2d.case.loading import load_case
-from fem2d.dynamics import condensation
-from fem2d.dynamics.condensation import BoundaryCondensation
+from fem2d.dynamics.condensation import SchurCondensation, SolveCondensation, condensation
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.linalg import get_solver, solver_names
@@ -37,13 +36,21 @@ def boundary_index(system):
     return system.free_index[dofs]
 
 
+def condensations(solver, k_eff, index):
+    """The condensations a backend allows: by back-substitutions, and through its Schur complement."""
+    backend = get_solver(solver)
+    out = [SolveCondensation(backend.factorize(k_eff), index, len(k_eff))]
+    if backend.schur:
+        out.append(SchurCondensation(backend.factorize(k_eff, index[index >= 0]), index, len(k_eff)))
+    return out
+
+
 @pytest.mark.parametrize("dt", [1e-3, DT])
 @pytest.mark.parametrize("solver", solver_names(installed_only=True))
 def test_compliance_is_the_boundary_block_of_the_inverse(block, solver, dt):
     case, system, _ = block
     k_eff = dense_k_eff(case, system, dt)
     index = boundary_index(system)
-    cond = BoundaryCondensation(get_solver(solver).factorize(k_eff), index, len(k_eff))
     inverse = np.linalg.inv(k_eff)
     active = index >= 0
     expected = np.zeros((len(index), len(index)))
@@ -53,25 +60,35 @@ def test_compliance_is_the_boundary_block_of_the_inverse(block, solver, dt):
     condition = np.linalg.cond(k_eff)
     assert dt == DT or condition < 1e4
     scale = np.abs(expected).max()
-    np.testing.assert_allclose(cond.compliance, expected, rtol=0, atol=max(1e-12, 1e-16 * condition) * scale)
-    np.testing.assert_array_equal(cond.compliance, cond.compliance.T)
-    assert not cond.compliance[~active].any() and not cond.compliance[:, ~active].any()
+    for cond in condensations(solver, k_eff, index):
+        np.testing.assert_allclose(cond.compliance, expected, rtol=0, atol=max(1e-12, 1e-16 * condition) * scale)
+        np.testing.assert_array_equal(cond.compliance, cond.compliance.T)
+        assert not cond.compliance[~active].any() and not cond.compliance[:, ~active].any()
 
 
-def test_forces_applied_through_z_or_a_back_substitution_agree(block, monkeypatch):
+@pytest.mark.parametrize("solver", solver_names(installed_only=True))
+def test_condense_then_expand_solves_the_step_with_its_contact_forces(block, solver):
+    """condense, contact, expand = the solution of K_eff du = rhs + S^T p, for any forces p,
+    through the Schur complement (one forward and one backward sweep) or by back-substitutions."""
     _, system, k_eff = block
     index = boundary_index(system)
-    factor = get_solver("superlu").factorize(k_eff)
-    stored = BoundaryCondensation(factor, index, len(k_eff))
-    monkeypatch.setattr(condensation, "Z_STORE_LIMIT", 0)
-    solved = BoundaryCondensation(factor, index, len(k_eff))
-    assert stored.Z is not None and solved.Z is None
-    np.testing.assert_array_equal(stored.compliance, solved.compliance)
-    p = np.random.default_rng(0).normal(0.0, 1e4, len(index))
-    expected = np.linalg.solve(k_eff, stored.force(p))
-    for cond in (stored, solved):
-        np.testing.assert_allclose(cond.apply(p), expected, rtol=0, atol=1e-12 * np.abs(expected).max())
-    np.testing.assert_allclose(stored.apply(p), solved.apply(p), rtol=0, atol=1e-13 * np.abs(expected).max())
+    rng = np.random.default_rng(0)
+    rhs = rng.normal(0.0, 1e4, len(k_eff))
+    ways = condensations(solver, k_eff, index)
+    tol = 1e-15 * np.linalg.cond(k_eff)  # ten times the round-off the conditioning (3e4) allows one solve
+    assert isinstance(ways[0], SolveCondensation) and isinstance(condensation(ways[0].factor, index, len(k_eff)),
+                                                                 SolveCondensation)
+    for p in (np.zeros(len(index)), rng.normal(0.0, 1e4, len(index))):
+        expected = np.linalg.solve(k_eff, rhs + ways[0].force(p))
+        for cond in ways:
+            work, du_boundary = cond.condense(rhs.copy())
+            free = np.linalg.solve(k_eff, rhs)[cond.rows]
+            np.testing.assert_allclose(du_boundary, free, rtol=0, atol=tol * np.abs(free).max())
+            du = cond.expand(work, du_boundary + cond.compliance[cond.active] @ p, p)
+            np.testing.assert_allclose(du, expected, rtol=0, atol=tol * np.abs(expected).max())
+    stored = ways[0]
+    applied = np.linalg.solve(k_eff, stored.force(p))
+    np.testing.assert_allclose(stored.apply(p), applied, rtol=0, atol=tol * np.abs(applied).max())
     # S^T p: boundary forces on their free dofs, those on prescribed dofs dropped
     force = stored.force(p)
     active = index >= 0

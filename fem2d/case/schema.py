@@ -20,6 +20,7 @@ from fem2d.case.fields import (
     TableList,
     TableOrList,
 )
+from fem2d.linalg.default import default_solver
 
 ELEMENTS = ("quad4", "quad8")
 METHODS = ("lagrange", "penalty", "continuous")
@@ -196,7 +197,11 @@ TIME = Table(
 
 SOLVER = Table(
     fields={
-        "linear": String(default="superlu", doc="direct sparse solver: superlu, pardiso, pardiso-ldlt"),
+        "linear": String(
+            default=default_solver(),
+            doc="direct sparse solver: pardiso-cholesky (the default where the mkl wheel installs), "
+            "pardiso-ldlt, pardiso, superlu (the default elsewhere), cholmod",
+        ),
     }
 )
 

@@ -17,8 +17,8 @@ rigid master is just a boundary whose dofs do not move.
 
 A formulation solves the nonsmooth problem "find p such that the contact and
 friction laws hold at d(p)" by its own Newton / active-set loop on these small
-dense arrays, and never touches the full system; the integrator then applies
-``p`` with one more back-substitution. Nothing here depends on how ``C`` was
+dense arrays, and never touches the full system; the integrator then expands
+``p`` to the free dofs (:mod:`fem2d.dynamics.condensation`). Nothing here depends on how ``C`` was
 computed.
 """
 

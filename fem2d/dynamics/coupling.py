@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
-from fem2d.dynamics.condensation import BoundaryCondensation
+from fem2d.dynamics.condensation import BoundaryCondensation, condensation
+from fem2d.dynamics.stepsizes import StepSizeCache
 from fem2d.linalg.base import Factorization
 from fem2d.model.system import System
 
@@ -145,9 +146,9 @@ class ContactCoupling:
         self._system = system
         self._dofs = dofs
         self.prescribed = system.prescribed_at(0.0)[dofs]
-        # per step size: the condensation and, with several zones, each zone's diagonal block
-        self._condensations: dict[float, BoundaryCondensation] = {}
-        self._blocks: dict[float, list[np.ndarray]] = {}
+        # per step size (the last few): the condensation and, with several zones, each zone's diagonal block
+        self._condensations: StepSizeCache[BoundaryCondensation] = StepSizeCache()
+        self._blocks: StepSizeCache[list[np.ndarray]] = StepSizeCache()
 
     @property
     def zone(self) -> ContactZone:
@@ -159,12 +160,21 @@ class ContactCoupling:
         """The first zone's formulation."""
         return self.formulations[0]
 
+    @property
+    def boundary_rows(self) -> np.ndarray:
+        """The free dofs of the union boundary (eliminated last by a Schur factorisation)."""
+        return self.boundary_free_index[self.boundary_free_index >= 0]
+
     def condensation(self, dt: float, factor: Factorization, n_free: int, counters: Counters) -> BoundaryCondensation:
-        if dt not in self._condensations:
+        """The condensation for step dt (:mod:`fem2d.dynamics.condensation`), made once per step size."""
+
+        def make() -> BoundaryCondensation:
             t0 = time.perf_counter()
-            self._condensations[dt] = BoundaryCondensation(factor, self.boundary_free_index, n_free)
+            cond = condensation(factor, self.boundary_free_index, n_free)
             counters.condensation_s += time.perf_counter() - t0
-        return self._condensations[dt]
+            return cond
+
+        return self._condensations.get(dt, make)
 
     def initial_state(self) -> Any:
         """The formulation's initial state (one zone) or the tuple of the zones' states."""
@@ -181,19 +191,25 @@ class ContactCoupling:
         self,
         dt: float,
         factor: Factorization,
+        rhs: np.ndarray,
         u_start: np.ndarray,
-        u_free: np.ndarray,
         state: Any,
         counters: Counters,
         times: tuple[float, float] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
-        """The displacement correction ``K_eff^-1 S^T p`` of the contact forces,
-        the free-dof contact force ``S^T p``, and the solution; ``times`` are
-        the step's start and end (where prescribed boundary values move)."""
-        cond = self.condensation(dt, factor, len(u_free), counters)
+        """The step's increment ``du`` solving ``K_eff du = rhs + S^T p`` with the
+        contact forces p, the free-dof contact force ``S^T p``, and the solution:
+        condense, solve contact on the boundary, expand
+        (:mod:`fem2d.dynamics.condensation`). ``times`` are the step's start and
+        end (where prescribed boundary values move)."""
+        cond = self.condensation(dt, factor, len(rhs), counters)
+        t0 = time.perf_counter()
+        work, du_boundary = cond.condense(rhs)
+        counters.solve_s += time.perf_counter() - t0
         t_start, t_new = times if times is not None else (None, None)
         d_start = cond.boundary_values(u_start, self.prescribed_at(t_start))
-        d_free = cond.boundary_values(u_free, self.prescribed_at(t_new))
+        d_free = cond.boundary_values(u_start, self.prescribed_at(t_new))
+        d_free[cond.active] += du_boundary
         t0 = time.perf_counter()
         if len(self.zones) == 1:
             problem = CondensedProblem(
@@ -207,17 +223,16 @@ class ContactCoupling:
         if not sol.converged:
             raise StepFailed(sol.residual, sol.iterations)
         p = sol.forces.ravel()
-        return cond.apply(p), cond.force(p), sol
+        t0 = time.perf_counter()
+        du = cond.expand(work, du_boundary + cond.compliance[cond.active] @ p, p)
+        counters.solve_s += time.perf_counter() - t0
+        return du, cond.force(p), sol
 
     def _solve_zones(
         self, dt: float, compliance: np.ndarray, d_start: np.ndarray, d_free: np.ndarray, states: tuple
     ) -> ContactSolution:
         """Block Gauss-Seidel over the zones (see the module docstring)."""
-        if dt not in self._blocks:
-            if len(self._blocks) >= 4:
-                del self._blocks[next(iter(self._blocks))]
-            self._blocks[dt] = [compliance[np.ix_(d, d)] for d in self._zone_dofs]
-        blocks = self._blocks[dt]
+        blocks = self._blocks.get(dt, lambda: [compliance[np.ix_(d, d)] for d in self._zone_dofs])
         p_zone = [np.zeros(len(d)) for d in self._zone_dofs]
         p_total = np.zeros(len(d_free))
         parts: list[ContactSolution] = [None] * len(self.zones)  # type: ignore[list-item]

@@ -29,6 +29,7 @@ import numpy as np
 from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 from fem2d.dynamics.schemes import TimeScheme
+from fem2d.dynamics.stepsizes import StepSizeCache
 from fem2d.errors import ConvergenceError
 from fem2d.linalg.base import Factorization, SolverBackend
 from fem2d.model.system import System
@@ -70,7 +71,8 @@ class NewmarkStepper:
     """One step of a :class:`System` under a :class:`TimeScheme` (the Newmark
     family, static, ...), with an optional contact coupling.
 
-    Factorisations of ``K_eff`` are cached per step size.
+    Factorisations of ``K_eff`` are cached per step size (the last
+    :data:`~fem2d.dynamics.stepsizes.CAPACITY` sizes used).
     """
 
     def __init__(
@@ -85,7 +87,7 @@ class NewmarkStepper:
         self.backend = backend
         self.contact = contact
         self.counters = Counters()
-        self._factors: dict[float, Factorization] = {}
+        self._factors: StepSizeCache[Factorization] = StepSizeCache()
         self._forces: dict[float, np.ndarray] = {}
 
     def force_free(self, t: float) -> np.ndarray:
@@ -102,12 +104,18 @@ class NewmarkStepper:
 
     @property
     def step_sizes(self) -> int:
-        """How many distinct step sizes were factorised (one factorisation each)."""
-        return len(self._factors)
+        """How many distinct step sizes were factorised (one factorisation each, unless
+        more than :data:`~fem2d.dynamics.stepsizes.CAPACITY` alternate)."""
+        return self._factors.distinct
 
     def factor(self, dt: float) -> Factorization:
-        """The factorised K_eff for step dt (computed once per dt)."""
-        if dt not in self._factors:
+        """The factorised K_eff for step dt (computed once per dt; the last few kept).
+
+        With contact and a backend that has a Schur complement facility, the
+        contact boundary is eliminated last (see :mod:`fem2d.dynamics.condensation`).
+        """
+
+        def make() -> Factorization:
             w_k, w_c, w_m = self.scheme.weights(dt)
             s = self.system
             k_eff = s.K_free if w_k == 1.0 else s.K_free * w_k
@@ -115,11 +123,14 @@ class NewmarkStepper:
                 k_eff = k_eff + self.scheme.mass(s) * w_m
             if s.C_free is not None and w_c:
                 k_eff = k_eff + s.C_free * w_c
+            boundary = self.contact.boundary_rows if self.contact is not None and self.backend.schur else None
             t0 = time.perf_counter()
-            self._factors[dt] = self.backend.factorize(k_eff.tocsr())
+            factor = self.backend.factorize(k_eff.tocsr(), boundary)
             self.counters.factorization_s += time.perf_counter() - t0
             self.counters.factorizations += 1
-        return self._factors[dt]
+            return factor
+
+        return self._factors.get(dt, make)
 
     def initial_state(self, t0: float = 0.0) -> StepState:
         """u = 0, v from the system's initial velocity, a from M a = f - K u - C v."""
@@ -155,15 +166,15 @@ class NewmarkStepper:
         prediction = scheme.predict(state, dt)
         rhs = scheme.right_hand_side(s, state, prediction, dt, t_new, self.force_free)
         factor = self.factor(dt)
-        t0 = time.perf_counter()
-        du = factor.solve(rhs)
-        self.counters.solve_s += time.perf_counter() - t0
         contact_state, contact_force, solution = state.contact, None, None
-        if self.contact is not None:
-            correction, contact_force, solution = self.contact.solve(
-                dt, factor, state.u, state.u + du, state.contact, self.counters, (state.t, t_new)
+        if self.contact is None:
+            t0 = time.perf_counter()
+            du = factor.solve(rhs)
+            self.counters.solve_s += time.perf_counter() - t0
+        else:
+            du, contact_force, solution = self.contact.solve(
+                dt, factor, rhs, state.u, state.contact, self.counters, (state.t, t_new)
             )
-            du = du + correction
             contact_state = solution.state
         v, a = scheme.correct(state, du, prediction, dt)
         return StepState(

@@ -1,9 +1,21 @@
-"""Direct sparse solvers behind one interface, chosen by name (``solver.linear``)."""
+"""Direct sparse solvers behind one interface, chosen by name (``solver.linear``).
 
-from fem2d.linalg import superlu  # noqa: I001,F401  (registration order: default first)
-from fem2d.linalg import pardiso  # noqa: F401
-from fem2d.linalg.base import Factorization, SolverBackend, get_solver, register, solver_names
+The backends register when this package's names are first used (importing
+:mod:`fem2d.linalg.default`, the one that picks the default, loads neither NumPy nor SciPy).
+"""
 
-DEFAULT_SOLVER = "superlu"
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = ["DEFAULT_SOLVER", "Factorization", "SolverBackend", "get_solver", "register", "solver_names"]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'fem2d.linalg' has no attribute {name!r}")
+    if name == "DEFAULT_SOLVER":
+        return importlib.import_module("fem2d.linalg.default").default_solver()
+    importlib.import_module("fem2d.linalg.backends")  # registration order: the default first
+    return getattr(importlib.import_module("fem2d.linalg.base"), name)

@@ -26,6 +26,10 @@ class SolverBackend:
     ``factorize(A)`` takes a square CSR/CSC matrix and returns a
     :class:`Factorization`. ``symmetric`` says whether the backend uses the
     symmetry of A (an LDL^T), ``install`` how to get it when it is missing.
+    ``schur`` says whether ``factorize(A, boundary)`` eliminates the rows
+    ``boundary`` last and returns a factorisation with their Schur complement
+    (``schur``, ``boundary``) and the two half sweeps ``forward`` and
+    ``backward`` (see :mod:`fem2d.linalg.pardiso`).
     """
 
     name: str
@@ -34,11 +38,12 @@ class SolverBackend:
     available_fn: Callable[[], bool]
     install: str
     symmetric: bool = False
+    schur: bool = False
 
     def available(self) -> bool:
         return self.available_fn()
 
-    def factorize(self, matrix: sp.spmatrix) -> Factorization:
+    def factorize(self, matrix: sp.spmatrix, boundary: np.ndarray | None = None) -> Factorization:
         if not self.available():
             raise SolverUnavailableError(
                 f"solver.linear = {self.name!r} needs a package that is not installed; {self.install}"
@@ -46,10 +51,18 @@ class SolverBackend:
         matrix = sp.csr_matrix(matrix, dtype=float)
         if matrix.shape[0] != matrix.shape[1]:
             raise ValueError(f"{self.name}: matrix must be square, got {matrix.shape}")
+        if boundary is not None:
+            if not self.schur:
+                raise ValueError(f"{self.name}: no Schur complement facility")
+            return self.factorize_fn(matrix, boundary)
         return self.factorize_fn(matrix)
 
 
 _REGISTRY: dict[str, SolverBackend] = {}
+
+
+def _register_all() -> None:
+    import fem2d.linalg.backends  # noqa: F401  (each backend module registers itself)
 
 
 def register(backend: SolverBackend) -> SolverBackend:
@@ -60,6 +73,7 @@ def register(backend: SolverBackend) -> SolverBackend:
 
 def get_solver(name: str) -> SolverBackend:
     """The backend called ``name``; unknown names give a one-line InputError."""
+    _register_all()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -68,4 +82,5 @@ def get_solver(name: str) -> SolverBackend:
 
 def solver_names(installed_only: bool = False) -> list[str]:
     """Registered backend names (only the importable ones if ``installed_only``)."""
+    _register_all()
     return [n for n, b in _REGISTRY.items() if b.available() or not installed_only]

@@ -1,0 +1,221 @@
+"""fem2d against its own limit, in one run: step and setup by mesh level, peak memory, small-run breakdown.
+
+For SDNV104 A (QUAD4, Lagrange) at levels 3-6 (``--levels``):
+
+- **limit**, measured here in this process on the level's K_eff: the fastest
+  installed backend's single factorisation and single forward/back solve, and
+  the factorisation with the contact boundary's Schur complement (where a
+  backend has one). Step limit = fastest solve + fem2d's own contact time per
+  step (the contact problem is the same work whatever the linear algebra);
+  setup limit = factorisation with Schur complement (or, without one, fastest
+  factorisation).
+- **fem2d**: one fresh ``fem2d run`` with the default solver: its mean step
+  (integration less factorisation and condensation, over the steps), its setup
+  (factorisation + condensation), the process's peak RSS; the ratios to the limit.
+
+Then one end-to-end run (level 6, the case's 350 steps, ``--full``; or
+``--e2e-level``), and the per-process breakdown of a small run
+(``fem2d run sdnd104``): interpreter start, imports, the run itself
+(``timing.wall_s``) and the rest (outputs, exit).
+
+Usage::
+
+    python benchmarks/bench_limit.py                # levels 3-6, small-run breakdown
+    python benchmarks/bench_limit.py --full         # + level 6 end to end (350 steps)
+    python benchmarks/bench_limit.py --levels 3,4   # quicker
+
+The machine may be shared: every ratio is taken within one run of this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+#: time.end per level: enough steps that the first step's one-time work is a small part
+END = {3: 1.0, 4: 0.5, 5: 0.3, 6: 0.15, 7: 0.05}
+
+
+def fem2d_run(case: str, overrides: list[str]) -> dict:
+    """One fresh ``fem2d run``: its result.json, the process's wall time and peak RSS (MB)."""
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [sys.executable, "-m", "fem2d.cli", "run", case, "--quiet", "--out", out]
+        for item in overrides:
+            cmd += ["--set", item]
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - t0
+        code = os.waitstatus_to_exitcode(status)
+        stderr = proc.stderr.read().decode() if proc.stderr else ""
+        if code not in (0, 1):  # 1: a check failed (a shortened run), still timed
+            raise RuntimeError(f"fem2d run {case} {' '.join(overrides)} failed:\n{stderr}")
+        doc = json.loads((Path(out) / "result.json").read_text())
+    return {**doc, "process_s": elapsed, "peak_mb": usage.ru_maxrss / 1024}
+
+
+def k_eff_and_boundary(level: int):
+    """K_eff of SDNV104 A at ``level`` and the free rows of its contact boundary."""
+    from fem2d.case.build import build_system
+    from fem2d.case.loading import load_case
+    from fem2d.runs.direct import scheme_of
+
+    case = load_case("sdnv104a", [f"mesh.refine={level}"])
+    system, _ = build_system(case)
+    dt = case.settings["time"]["dt"]
+    k_eff = (system.K_free + system.M_free * (scheme_of(case).mass_factor / dt**2)).tocsr()
+    zone = system.zones[0]
+    index = system.free_index[(2 * zone.boundary_nodes[:, None] + np.arange(2)).ravel()]
+    return k_eff, index[index >= 0]
+
+
+def best_of(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def limit(level: int) -> dict:
+    """Fastest factorisation and solve of K_eff over the installed backends; Schur factorisation."""
+    from fem2d.linalg import get_solver, solver_names
+
+    k_eff, rows = k_eff_and_boundary(level)
+    rhs = np.random.default_rng(0).standard_normal(k_eff.shape[0])
+    out = {"level": level, "free_dofs": k_eff.shape[0], "boundary_dofs": len(rows), "backends": {}}
+    for name in solver_names(installed_only=True):
+        backend = get_solver(name)
+        if not backend.symmetric and name != "superlu":  # the LU backends: never the fastest here
+            continue
+        backend.factorize(k_eff[:50, :50] + 0)  # load the library before timing
+        t0 = time.perf_counter()
+        factor = backend.factorize(k_eff)
+        row = {"factor_s": time.perf_counter() - t0, "solve_s": best_of(lambda f=factor: f.solve(rhs), 3)}
+        del factor
+        if backend.schur:
+            t0 = time.perf_counter()
+            factor = backend.factorize(k_eff, rows)
+            row["factor_schur_s"] = time.perf_counter() - t0
+            y = factor.forward(rhs)
+
+            def sweeps(f=factor, y=y):
+                work = f.forward(rhs)
+                work[f.boundary] = y[f.boundary]
+                f.backward(work)
+
+            row["sweeps_s"] = best_of(sweeps, 3)
+            del factor
+        out["backends"][name] = row
+    rows_ = out["backends"].values()
+    out["factor_s"] = min(r["factor_s"] for r in rows_)
+    out["solve_s"] = min(r["solve_s"] for r in rows_)
+    out["setup_s"] = min([r["factor_schur_s"] for r in rows_ if "factor_schur_s" in r] or [out["factor_s"]])
+    return out
+
+
+def fem2d_level(level: int, end: float | None = None) -> dict:
+    overrides = [f"mesh.refine={level}"] + ([f"time.end={end}"] if end is not None else [])
+    doc = fem2d_run("sdnv104a", overrides)
+    t = doc["timing"]
+    steps = max(t["steps"], 1)
+    setup = t["factorization_s"] + t["condensation_s"]
+    return {
+        "level": level,
+        "solver": doc.get("settings", {}).get("solver", {}).get("linear", "default"),
+        "steps": t["steps"],
+        "step_s": (t["integration_s"] - setup) / steps,
+        "contact_s": t["contact_s"] / steps,
+        "setup_s": setup,
+        "wall_s": t["wall_s"],
+        "process_s": doc["process_s"],
+        "peak_mb": doc["peak_mb"],
+        "factorizations": t["factorizations"],
+    }
+
+
+def small_run_breakdown(case: str = "sdnd104") -> dict:
+    """Where a small run's process time goes: start, imports, run, the rest (outputs, exit)."""
+
+    def process(args: list[str]) -> float:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, *args], check=True, stdout=subprocess.DEVNULL)
+        return time.perf_counter() - t0
+
+    start = min(process(["-c", "pass"]) for _ in range(3))
+    imports = min(process(["-c", "import fem2d.cli"]) for _ in range(3)) - start
+    runs = [fem2d_run(case, []) for _ in range(3)]
+    best = min(runs, key=lambda d: d["process_s"])
+    run_s = best["timing"]["wall_s"]
+    return {
+        "case": case,
+        "process_s": best["process_s"],
+        "interpreter_s": start,
+        "imports_s": imports,
+        "run_s": run_s,
+        "rest_s": best["process_s"] - start - imports - run_s,
+        "peak_mb": best["peak_mb"],
+    }
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", default="3,4,5,6", help="comma-separated mesh levels (default 3,4,5,6)")
+    parser.add_argument("--full", action="store_true", help="add level 6 end to end (the case's 350 steps)")
+    parser.add_argument("--e2e-level", type=int, default=None, help="end-to-end run at this level instead of 6")
+    parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    args = parser.parse_args(argv)
+    levels = [int(x) for x in args.levels.split(",")]
+    report: dict = {"levels": [], "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+    say = (lambda *a, **k: None) if args.json else print
+    say(f"{os.cpu_count()} cpus, load {report['load']:.2f}; "
+        f"MKL_NUM_THREADS={os.environ.get('MKL_NUM_THREADS', '-')}; ratios within this run\n")
+    head = (f"{'level':>5s} {'free dofs':>9s} {'bdofs':>5s} {'solve ms':>8s} {'factor s':>8s} {'f+schur s':>9s} | "
+            f"{'step ms':>8s} {'contact':>7s} {'step/lim':>8s} {'setup s':>7s} {'setup/lim':>9s} {'peak MB':>7s}")
+    say(head)
+    say("-" * len(head))
+    for level in levels:
+        lim = limit(level)
+        run = fem2d_level(level, END.get(level))
+        step_limit = lim["solve_s"] + run["contact_s"]
+        row = {**run, "limit": lim, "step_ratio": run["step_s"] / step_limit}
+        row["setup_ratio"] = run["setup_s"] / lim["setup_s"]
+        report["levels"].append(row)
+        say(f"{level:5d} {lim['free_dofs']:9d} {lim['boundary_dofs']:5d} {1e3 * lim['solve_s']:8.2f} "
+            f"{lim['factor_s']:8.3f} {lim['setup_s']:9.3f} | {1e3 * run['step_s']:8.2f} "
+            f"{1e3 * run['contact_s']:7.3f} {row['step_ratio']:8.2f} {run['setup_s']:7.3f} {row['setup_ratio']:9.2f} "
+            f"{run['peak_mb']:7.0f}", flush=True)
+    for level in levels:
+        backends = report["levels"][levels.index(level)]["limit"]["backends"]
+        say(f"  level {level}: " + "; ".join(
+            f"{n} factor {b['factor_s']:.3f} s solve {1e3 * b['solve_s']:.2f} ms"
+            + (f" (with Schur {b['factor_schur_s']:.3f} s, sweeps {1e3 * b['sweeps_s']:.2f} ms)"
+               if "sweeps_s" in b else "")
+            for n, b in backends.items()))
+    e2e = args.e2e_level if args.e2e_level is not None else (6 if args.full else None)
+    if e2e is not None:
+        run = fem2d_level(e2e)
+        report["end_to_end"] = run
+        say(f"\nlevel {e2e} end to end ({run['steps']} steps): process {run['process_s']:.1f} s, "
+            f"setup {run['setup_s']:.2f} s, step {1e3 * run['step_s']:.1f} ms, peak RSS {run['peak_mb']:.0f} MB")
+    small = small_run_breakdown()
+    report["small_run"] = small
+    say(f"\n`fem2d run {small['case']}` (best of 3): process {small['process_s']:.3f} s = interpreter "
+        f"{small['interpreter_s']:.3f} + imports {small['imports_s']:.3f} + run {small['run_s']:.3f} "
+        f"+ outputs and exit {small['rest_s']:.3f}; peak RSS {small['peak_mb']:.0f} MB")
+    if args.json:
+        print(json.dumps(report, indent=2))
+    return report
+
+
+if __name__ == "__main__":
+    main()
