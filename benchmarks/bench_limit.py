@@ -38,7 +38,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI: the dense contact solves are small
+
+import numpy as np  # noqa: E402
 
 #: time.end per level: enough steps that the first step's one-time work is a small part
 END = {3: 1.0, 4: 0.5, 5: 0.3, 6: 0.15, 7: 0.05}

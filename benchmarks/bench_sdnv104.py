@@ -23,8 +23,8 @@ Usage::
     python benchmarks/bench_sdnv104.py --solvers superlu --json
 
 The CLI runs dense BLAS single-threaded (OPENBLAS_NUM_THREADS=1 unless set);
-PARDISO uses MKL's threads (MKL_NUM_THREADS). The factorisation time of a
-backend includes loading its library on first use (pypardiso and MKL: about
+PARDISO factorises on MKL's threads (MKL_NUM_THREADS) and solves on one. The factorisation time of a
+backend includes loading its library on first use (MKL: about
 0.3 s, visible at level 0). The step mean includes the first step's one-time
 work (the first pairing; at refine >= 5 the scipy.spatial import). Timings
 on a shared machine are noisy: compare numbers from one run of the script.
@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> dict:
         threads = {k: os.environ.get(k, "-") for k in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "OMP_NUM_THREADS")}
         print(f"{os.cpu_count()} cpus, load {load[0]:.2f} {load[1]:.2f}; {threads}; solvers {', '.join(solvers)}\n")
         print("Levels (step ms and contact ms are per step; fact/dt: factorisations / distinct step sizes;")
-        print("factor s includes loading the solver's library: ~0.3 s for pypardiso/MKL)")
+        print("factor s includes loading the solver's library: ~0.3 s for MKL)")
         print(LEVEL_HEAD)
         print("-" * len(LEVEL_HEAD))
     levels = []

@@ -158,3 +158,27 @@ def test_a_default_run_factorises_once():
     t = fem2d.run("sdnv104a", ["time.end=1.0"]).timing
     assert t["factorizations"] == 1 and t["step_cuts"] == 0
     assert t["newton_iterations"] >= t["steps"]
+
+
+def test_per_step_size_caches_are_bounded(block):
+    """Factorisations and condensations are kept for the last CAPACITY step sizes only: a run
+    cutting its step at many different sizes does not keep one factorisation per size."""
+    from fem2d.contact import make_formulation
+    from fem2d.dynamics.stepsizes import CAPACITY
+
+    case, system, _ = block
+    options = formulation_options(case.settings["contact"], system.young_modulus)
+    coupling = ContactCoupling(system, system.zones[0], make_formulation("lagrange", **options))
+    stepper = NewmarkStepper(system, scheme_of(case), get_solver("superlu"), coupling)
+    sizes = [DT / 5**k for k in range(CAPACITY + 2)]
+    for dt in sizes:
+        coupling.condensation(dt, stepper.factor(dt), len(system.free), stepper.counters)
+    assert len(stepper._factors) == len(coupling._condensations) == CAPACITY
+    assert stepper.step_sizes == len(sizes) == stepper.counters.factorizations
+    assert stepper._factors.keys() == sizes[-CAPACITY:]
+    # the most recent sizes stay: asking again makes nothing new
+    stepper.factor(sizes[-1])
+    assert stepper.counters.factorizations == len(sizes)
+    # a dropped size that comes back is factorised again (and another one is dropped)
+    stepper.factor(sizes[0])
+    assert stepper.counters.factorizations == len(sizes) + 1 and len(stepper._factors) == CAPACITY

@@ -49,3 +49,19 @@ def test_unknown_and_missing_backends_are_clear():
     ghost = SolverBackend("ghost", "", lambda a: None, lambda: False, "install it with `pip install ghost`")
     with pytest.raises(SolverUnavailableError, match="ghost.*pip install ghost"):
         ghost.factorize(sp.eye(2))
+
+
+def _factorise_and_solve(name):
+    A = _spd(200)
+    return float(np.abs(A @ get_solver(name).factorize(A).solve(np.ones(200)) - 1.0).max())
+
+
+@pytest.mark.parametrize("name", [n for n in solver_names(installed_only=True) if n.startswith("pardiso")])
+def test_a_process_forked_after_a_factorisation_can_factorise(name):
+    """Worker pools fork the parent: MKL must not deadlock in the child after the parent
+    used it (it did with MKL's GNU OpenMP threading layer)."""
+    import multiprocessing
+
+    assert _factorise_and_solve(name) < 1e-10
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_factorise_and_solve, (name,)).get(timeout=60) < 1e-10

@@ -64,14 +64,12 @@ class PardisoFactorization:
     """
 
     def __init__(self, matrix: sp.csr_matrix, mtype: int, boundary: np.ndarray | None = None) -> None:
-        # Idle OpenMP threads spin 200 ms after each parallel region by default: on a busy
-        # machine that stole the cores from everything else (must be set before MKL loads).
-        os.environ.setdefault("KMP_BLOCKTIME", "0")
-        mkl = ctypes.CDLL(str(mkl_runtime()))
-        self._pardiso = mkl.pardiso
+        # MKL on one thread unless the environment says otherwise: its default GNU OpenMP layer
+        # deadlocks in a process forked after the parent used it (fem2d's worker pools), and
+        # idle OpenMP threads spinning after each call slowed a shared machine several times over
+        os.environ.setdefault("MKL_THREADING_LAYER", "SEQUENTIAL")
+        self._pardiso = ctypes.CDLL(str(mkl_runtime())).pardiso
         self._pardiso.restype = None
-        self._set_threads = mkl.MKL_Set_Num_Threads_Local
-        self._set_threads.restype = ctypes.c_int
         self.mtype = mtype
         if mtype in (2, -2):
             matrix = sp.triu(matrix, format="csr")
@@ -84,7 +82,10 @@ class PardisoFactorization:
         self._iparm = np.zeros(64, dtype=np.int32)
         self._iparm[0] = 1  # the values below, not the defaults
         self._iparm[1] = 3  # METIS nested dissection, parallel (MKL's default with iparm[0] = 0)
-        self._iparm[7] = 2  # up to two steps of iterative refinement in a full solve (phase 33)
+        # two steps of iterative refinement in a full solve (phase 33; MKL's default, which the
+        # LU and LDL^T backends keep); none for a Cholesky factor of an SPD matrix, whose solve
+        # they made ten times slower
+        self._iparm[7] = 0 if mtype == 2 else 2
         self._iparm[9] = 13 if mtype == 11 else 8  # pivot perturbation 1e-13 (LU) / 1e-8 (symmetric)
         self._iparm[10] = 1 if mtype == 11 else 0  # scaling: LU only (MKL's default)
         self._iparm[12] = 1 if mtype == 11 else 0  # weighted matching: LU only
@@ -117,14 +118,7 @@ class PardisoFactorization:
         b = np.asarray(b, dtype=float)
         columns = np.asfortranarray(b.reshape(self.n, -1))  # PARDISO reads column-major right-hand sides
         x = np.zeros_like(columns, order="F")
-        # a sweep is bound by memory, not arithmetic: one thread (measured: two threads on a
-        # shared 2-core machine made a level-4 solve 2 ms -> 390 ms)
-        previous = self._set_threads(1) if columns.shape[1] == 1 else None
-        try:
-            self._call(phase, columns, x, columns.shape[1])
-        finally:
-            if previous is not None:
-                self._set_threads(previous)
+        self._call(phase, columns, x, columns.shape[1])
         return np.ascontiguousarray(x).reshape(b.shape)
 
     def solve(self, b: np.ndarray) -> np.ndarray:
