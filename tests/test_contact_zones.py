@@ -313,3 +313,21 @@ def test_bad_report_body_names_file_and_key(bar_case, bodies):
     with pytest.raises(InputError) as err:
         run(bar_case, {"report.bodies": bodies})
     assert str(err.value).startswith(f"{bar_case}: report.bodies[0]:") and "\n" not in str(err.value)
+
+
+def test_the_readme_example_a_plane_and_a_penalty_wall(bar_case, tmp_path):
+    """README's example: the right zone on a rigid plane at the right wall's
+    face, the left zone by penalty; both walls act, each with its mu."""
+    text = open(bar_case).read()
+    text = text.replace(
+        'master = "RWALL_LEFT"\nmu = 0.1\n', 'mu = 0.1\n[contact.plane]\npoint = [1.05, 0.0]\nnormal = [-1.0, 0.0]\n'
+    )
+    text = text.replace('master = "LWALL_RIGHT"\nmu = 0.2\n', 'master = "LWALL_RIGHT"\nmu = 0.2\nmethod = "penalty"\n')
+    assert text.count("[contact.plane]") == 1 and 'method = "penalty"' in text
+    path = tmp_path / "readme.toml"
+    path.write_text(text)
+    q = run(str(path), {"time.end": 0.6, "report.bodies": ["BAR"], "time.scheme": "modified_mass"}).quantities
+    for zone, mu in (("right", 0.1), ("left", 0.2)):
+        assert q[f"{zone}_normal_impulse"] > 0.15
+        assert abs(q[f"{zone}_tangential_impulse"]) == pytest.approx(mu * q[f"{zone}_normal_impulse"], rel=1e-6)
+    assert q["BAR_momentum_x"] == pytest.approx(0.1 - q["right_normal_impulse"] + q["left_normal_impulse"], rel=1e-9)

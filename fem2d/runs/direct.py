@@ -88,6 +88,10 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         if not system.zones:
             raise case.error("time.scheme", "the modified mass method needs a contact zone")
         nodes = np.unique(np.concatenate([zone.boundary_nodes for zone in system.zones]))
+        # a rigid plane's two prescribed end nodes belong to no cell and carry no mass
+        bodies = system.mesh.cells_of_dimension(2).values()
+        in_cells = np.unique(np.concatenate([b.nodes[:, :4].ravel() for b in bodies]))
+        nodes = nodes[np.isin(nodes, in_cells)]
         scheme = scheme.modified_mass(system, nodes)
     stepper = NewmarkStepper(system, scheme, get_solver(case.settings["solver"]["linear"]), coupling)
     history = DirectHistory(
