@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -186,12 +187,19 @@ def _execute(specs, executor, label: str, quiet: bool):
     try:
         return run_all(specs, executor, on_done)
     except KeyboardInterrupt:
-        progress.close()
-        print(f"fem2d: {label} interrupted after {done[0]} of {len(specs)} runs; the finished runs kept their "
-              "result.json, the others and the summary table were not written", file=sys.stderr)
-        raise
+        raise Interrupted(f"fem2d: {label} interrupted after {done[0]} of {len(specs)} runs; the finished runs "
+                          "kept their result.json, the others and the summary table were not written") from None
     finally:
         progress.close()
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C, with what was kept; :func:`main` prints it once every worker has stopped
+    (an executor's context closes first), so nothing is written after the message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def _add_validate(sub) -> None:
@@ -212,20 +220,34 @@ def _cmd_validate(args) -> int:
     start = time.perf_counter()
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / "validation")
     progress = _RunsProgress("validate", args.quiet)
+    finished = [0, 0]
+
+    def on_start(n: int) -> None:
+        finished[1] = n
+        progress.start(n)
+
+    def on_done(n: int, record) -> None:
+        finished[0] = n
+        progress.done(n, record)
+
     try:
-        result = validate(args.cases or None, root, workers=_workers(args.workers), on_start=progress.start,
-                          on_done=progress.done, plots=not args.no_plots)
-    finally:
-        progress.close()
-    print(format_table(HEADER, result.rows, max_width=48))
-    for note in result.skipped:
-        print(f"not run: {note}")
-    _print_failures(result.records)
-    if args.no_plots:
-        path = root / "report.md"
-        write_text_atomic(path, report_markdown(result, {}, root))
-    else:
-        path = write_report(result, root)
+        try:
+            result = validate(args.cases or None, root, workers=_workers(args.workers), on_start=on_start,
+                              on_done=on_done, plots=not args.no_plots)
+        finally:
+            progress.close()
+        print(format_table(HEADER, result.rows, max_width=48))
+        for note in result.skipped:
+            print(f"not run: {note}")
+        _print_failures(result.records)
+        if args.no_plots:
+            path = root / "report.md"
+            write_text_atomic(path, report_markdown(result, {}, root))
+        else:
+            path = write_report(result, root)
+    except KeyboardInterrupt:
+        raise Interrupted(f"fem2d: validate interrupted after {finished[0]} of {finished[1]} runs; the finished "
+                          "runs kept their result.json, report.md was not written") from None
     print(result.summary())
     print(f"wrote {path} in {time.perf_counter() - start:.1f} s in all")
     return 0 if result.passed else 1
@@ -284,9 +306,12 @@ def _run_local(specs, args, label: str):
 
     executor = local_executor(_workers(args.workers) or min(len(specs), os.cpu_count() or 1))
     try:
-        return _execute(specs, executor, label, args.quiet)
-    finally:
-        executor.shutdown(wait=False, cancel_futures=True)
+        records = _execute(specs, executor, label, args.quiet)
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)  # run_all stopped the workers already
+        raise
+    executor.shutdown(wait=True)  # every run is done: its threads end now, not at interpreter exit
+    return records
 
 
 def _history_plot(records, path: Path, title: str) -> Path | None:
@@ -406,6 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``fem2d: error: <file>: <key>: <what was expected>``); 130 interrupted;
     141 the reader of the output went away (``| head``), quietly.
     """
+    script = argv is None  # the console script, not a call from Python
     parser = build_parser()
     args = parser.parse_args(argv)
     # the dense contact solves are small: OpenBLAS threads only contend with each other
@@ -413,12 +439,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        if script:  # the work is done and said: a Ctrl-C now would only interrupt the interpreter's exit
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         return status
     except Fem2dError as exc:
         print(f"fem2d: error: {_one_line(exc)}", file=sys.stderr)
         return exc.exit_status
-    except KeyboardInterrupt:
-        print("fem2d: interrupted; no result was written", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(getattr(exc, "message", "fem2d: interrupted; no result was written"), file=sys.stderr)
+        if script:  # leave now: the interpreter's exit would join a process pool's threads, which can hang
+            with contextlib.suppress(Exception):
+                sys.stdout.flush()
+                sys.stderr.flush()
+            os._exit(130)
         return 130
     except BrokenPipeError:
         return _quiet_broken_pipe()

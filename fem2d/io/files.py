@@ -148,7 +148,11 @@ class _Staging:
         if out.exists() and not out.is_dir():
             raise OutputError(f"{out}: is a file; expected an output directory")
         self.dir = Path(tempfile.mkdtemp(prefix=f".{out.name}.fem2d-new-", dir=out.parent))
-        _follow_umask(self.dir, directory=True)
+        try:
+            _follow_umask(self.dir, directory=True)
+        except BaseException:  # interrupted right here: the new directory must not stay behind
+            self.discard()
+            raise
 
     def commit(self) -> None:
         out = self.out

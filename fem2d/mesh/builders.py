@@ -8,8 +8,10 @@ worker process.
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -31,12 +33,28 @@ def _gmsh(source: str = "mesh.geometry"):
     return gmsh
 
 
+@contextlib.contextmanager
+def _signal_handlers_kept() -> Iterator[None]:
+    """Gmsh installs its own C-level handlers (a SIGTERM then kills the process on the
+    spot, skipping the cleanup of staged outputs): put Python's back afterwards."""
+    names = ("SIGINT", "SIGTERM", "SIGHUP")
+    kept = {}
+    if threading.current_thread() is threading.main_thread():  # only there can handlers be set
+        kept = {sig: signal.getsignal(sig) for name in names if (sig := getattr(signal, name, None)) is not None}
+    try:
+        yield
+    finally:
+        for sig, handler in kept.items():
+            if handler is not None:
+                signal.signal(sig, handler)
+
+
 def _mesh_with_gmsh(build: Callable, element: str, source: str) -> Mesh:
     """Run ``build(gmsh)`` (geometry and physical groups), mesh, read back."""
     if element not in ("quad4", "quad8"):
         raise MeshError(f"{source}: element must be 'quad4' or 'quad8', got {element!r}")
     gmsh = _gmsh(source)
-    with _GMSH_LOCK:
+    with _GMSH_LOCK, _signal_handlers_kept():
         gmsh.initialize(readConfigFiles=False, interruptible=False)
         try:
             gmsh.option.setNumber("General.Terminal", 0)

@@ -46,6 +46,10 @@ from typing import Literal
 import numpy as np
 from numba import njit
 
+from fem2d.modal.jit_cache import ensure_writable_cache
+
+ensure_writable_cache()  # before the first @njit(cache=True) of the modal kernels (this module's and integrators')
+
 __all__ = [
     "PLANE",
     "PLAN_Z",

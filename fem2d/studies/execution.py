@@ -17,9 +17,10 @@ import contextlib
 import dataclasses
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, Future, InvalidStateError, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,7 @@ _busy = False
 def _on_sigterm(signum, frame) -> None:
     if not _busy:  # idle: nothing to clean up
         os._exit(128 + signum)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one (parent death is signalled twice) must not
     raise _Terminated  # unwinds through the atomic writers, which remove their temporary files
 
 
@@ -143,11 +145,36 @@ _SINGLE_THREAD = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", 
 
 def _worker_init() -> None:
     """Worker processes ignore Ctrl-C (the parent decides; see :func:`run_all`),
-    end a run cleanly on SIGTERM, and run their libraries on one thread."""
+    end a run cleanly on SIGTERM, die with their parent, and run their libraries on
+    one thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _on_sigterm)
+    _die_with_parent(os.getppid())
     for name in _SINGLE_THREAD:
         os.environ.setdefault(name, "1")
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """SIGTERM this process when ``parent`` dies, even by SIGKILL: the kernel's
+    parent-death signal on Linux, and everywhere a watchdog thread that notices the
+    process was re-parented. SIGTERM ends a running case before it writes (the
+    staged outputs are discarded)."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os.kill(os.getpid(), signal.SIGTERM)
+    threading.Thread(target=watch, name="fem2d-parent-watch", daemon=True).start()
 
 
 def execute(spec: RunSpec) -> RunRecord:
@@ -282,14 +309,42 @@ def run_all(
     return [r for r in records if r is not None]
 
 
-def _stop(pool: Executor) -> None:
-    """Stop an executor's running work now (after Ctrl-C)."""
+def _quiet_pool_manager() -> None:
+    """The pool's manager thread, finding its workers terminated, marks the futures we
+    cancelled as broken and (Python 3.11) dies of InvalidStateError with a traceback on
+    stderr; that thread's end is expected here, so its traceback is not printed."""
+    previous = threading.excepthook
+    if getattr(previous, "fem2d_quiet", False):
+        return
+
+    def hook(args) -> None:
+        if isinstance(args.exc_value, InvalidStateError) and type(args.thread).__name__ == "_ExecutorManagerThread":
+            return
+        previous(args)
+
+    hook.fem2d_quiet = True  # type: ignore[attr-defined]
+    threading.excepthook = hook
+
+
+def _stop(pool: Executor, grace: float = 2.0) -> None:
+    """Stop an executor's running work now (after Ctrl-C), in at most about ``grace``
+    seconds for local processes."""
     if isinstance(pool, ProcessPoolExecutor):
-        # the workers ignore SIGINT; SIGTERM ends their runs through the atomic writers' cleanup
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
+        _quiet_pool_manager()
+        # the workers ignore SIGINT; SIGTERM ends their runs through the staged writers' cleanup
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        for process in processes:
             with contextlib.suppress(Exception):
                 process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
+        deadline = time.monotonic() + grace
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(max(0.0, deadline - time.monotonic()))
+                if process.is_alive():
+                    process.kill()  # stuck outside Python (a solver call): no file of it is in place yet
+                    process.join(0.5)
+        # never wait on the pool's manager thread: it can sit in recv() on a pipe a killed worker held
+        pool.shutdown(wait=False, cancel_futures=True)
     else:
         with contextlib.suppress(Exception):
             pool.shutdown(wait=False, cancel_futures=True)
