@@ -213,11 +213,14 @@ def _add_validate(sub) -> None:
 def _cmd_validate(args) -> int:
     import time
 
+    from fem2d.case.loading import case_path
     from fem2d.io.files import check_output_dir, write_text_atomic
     from fem2d.io.tables import format_table
     from fem2d.studies.validate import HEADER, report_markdown, validate, write_report
 
     start = time.perf_counter()
+    for name in args.cases:  # a name typed wrong is one line now; a broken case file is a FAILED row
+        case_path(name)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / "validation")
     progress = _RunsProgress("validate", args.quiet)
     finished = [0, 0]
@@ -288,6 +291,10 @@ def _cmd_compare(args) -> int:
     if args.methods is None and has_contact:
         methods = list(METHODS)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "compare")
+    from fem2d.linalg import get_solver
+
+    for name in _list(args.solvers):  # an unknown or absent backend is one line now, not a failed row per run
+        get_solver(name)
     specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root)
     for spec in specs:  # bad names fail here, once, rather than in every run
         load_case(args.case, spec.overrides)

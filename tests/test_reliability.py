@@ -114,6 +114,8 @@ BAD_SETTINGS = [
     # stability, proven by the settings alone (exit 2)
     ("sdnd101", ["references=[]", "time.dt=0.05"], 2, r"time\.dt: 0\.05 s is above the stability limit"),
     ("sdnd101", ["time.dt=0.025"], 2, r"time\.dt: .*2/omega_max = 0\.0199"),
+    ("sdnd101", ["modal.integrator=devogelaere", "time.dt=0.05"], 2,
+     r"time\.dt: .*'devogelaere' integrator, 2\*sqrt\(2\)/omega_max = 0\.02814"),
     ("sdnd104", ["time.dt=0.1"], 2, r"time\.dt: 0\.1 s is above the stability limit"),
     ("sdnd104", ["time.dt=0.001"], 2, r"time\.dt: .*stability limit"),
     # stability, shown by the run (exit 1)
@@ -211,9 +213,12 @@ BAD_FLAGS = [
     (["run", "sdnd101", "--vtu", "-1"], r"--vtu"),
     (["run", "sdnd101", "--vtu"], r"--vtu: sdnd101 is a modal case"),
     (["validate", "--workers", "0"], r"--workers 0: expected an integer >= 1"),
+    (["validate", "nope", "--workers", "1"], r"unknown case 'nope'"),
+    (["validate", "gone.toml", "--workers", "1"], r"gone\.toml: case file not found"),
     (["compare", "cantilever", "--methods", "penalty"], r"--methods: cantilever has no contact zone"),
     (["compare", "sdnv104a", "--methods", "mortar"], r"contact\.method: expected one of"),
     (["compare", "sdnv104a", "--elements", "tri9"], r"mesh\.element: expected one of"),
+    (["compare", "sdnv104a", "--solvers", "mumps"], r"solver\.linear: unknown solver 'mumps'"),
     (["refine", "sdnv104a", "--levels", "a-b"], r"--levels"),
     (["refine", "sdnv104a", "--levels", "0-99"], r"mesh\.refine: "),
     (["study", "sdnd101"], r"--grid"),
@@ -399,6 +404,22 @@ def test_broken_pipe_exits_quietly(tmp_path):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) in (0, 141)
     assert err == ""
+
+
+@pytest.mark.parametrize("integrator", ["euler", "devogelaere"])
+def test_the_explicit_stability_limits_are_where_the_integrators_blow_up(integrator):
+    """2/omega (euler) and 2 sqrt(2)/omega (devogelaere): 2 % below, bounded; 2 % above, growing."""
+    import numpy as np
+
+    from fem2d.modal.basis import ModalProblem
+    from fem2d.modal.integrators import integrate
+    from fem2d.modal.stability import stability_limit
+
+    problem = ModalProblem(masses=[1.0], stiffnesses=[100.0], q0=[1.0])
+    limit = stability_limit(problem, integrator)
+    below = integrate(problem, integrator, dt=0.98 * limit, t_end=400 * limit)
+    above = integrate(problem, integrator, dt=1.02 * limit, t_end=400 * limit)
+    assert np.abs(below.q).max() < 10.0 and np.abs(above.q).max() > 1e10
 
 
 def test_numerical_errors_exit_1_and_input_errors_2():

@@ -17,6 +17,13 @@ with :math:`\Phi_o` the obstacle node's (2, n_modes) rows of the modes, and
 :math:`\omega_{max}^2` the largest eigenvalue of :math:`M^{-1/2} K_c M^{-1/2}`.
 Damping only lowers the limit (:math:`h\omega \le 2(\sqrt{1+\xi^2}-\xi)`), so
 a step above :math:`2/\omega_{max}` is unstable whatever the damping.
+
+``devogelaere`` applied to :math:`\ddot q = -\omega^2 q` maps
+:math:`(q_n, \dot q_n, q_{n-1/2})` to :math:`(q_{n+1}, \dot q_{n+1}, q_{n+1/2})` by a
+3 x 3 matrix of :math:`x = h\omega` (the step formulas of
+:mod:`fem2d.modal.integrators` with :math:`c = 0`); its spectral radius stays
+below 1 up to :math:`x = 2\sqrt 2` and exceeds it beyond, so the limit is
+:math:`h\,\omega_{max} \le 2\sqrt 2` (:func:`devogelaere_radius`).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ def highest_frequency(problem: ModalProblem, in_contact: bool = True) -> float:
 
     >>> from fem2d.modal.basis import ModalProblem
     >>> problem = ModalProblem(masses=[1.0, 2.0], stiffnesses=[4.0, 200.0])
-    >>> highest_frequency(problem)
+    >>> round(highest_frequency(problem), 12)
     10.0
     """
     m = np.asarray(problem.masses, dtype=float)
@@ -51,16 +58,38 @@ def highest_frequency(problem: ModalProblem, in_contact: bool = True) -> float:
     return float(math.sqrt(max(lam[-1], 0.0)))
 
 
+def devogelaere_radius(x: float) -> float:
+    r"""Spectral radius of one ``devogelaere`` step on the undamped oscillator, :math:`x = h\omega`.
+
+    >>> devogelaere_radius(2.8) < 1.0 < devogelaere_radius(2.9)
+    True
+    """
+    w2 = x * x
+    columns = []
+    for q, v, q_half_before in np.eye(3):
+        g, g_before = -w2 * q, -w2 * q_half_before
+        q_half = q + v / 2 + (4 * g - g_before) / 24
+        g_half = -w2 * q_half
+        q_new = q + v + (g + 2 * g_half) / 6
+        v_new = v + (g + 4 * g_half - w2 * q_new) / 6
+        columns.append((q_new, v_new, q_half))
+    return float(np.max(np.abs(np.linalg.eigvals(np.array(columns).T))))
+
+
+#: Largest stable :math:`h\omega_{max}` of each integrator with a fixed step.
+STABLE_STEP = {"euler": 2.0, "devogelaere": 2.0 * math.sqrt(2.0)}
+
+
 def stability_limit(problem: ModalProblem, integrator: str) -> float | None:
     """Largest stable step (s) of an explicit modal integrator: ``2 / omega_max`` for
-    ``euler``; None for the integrators without a fixed limit (``adapt`` picks its own
-    step, ``exact`` has none, ``devogelaere``'s is not known in closed form).
+    ``euler``, ``2 sqrt(2) / omega_max`` for ``devogelaere``; None for the others
+    (``adapt`` picks its own step, ``exact`` has none).
 
     >>> from fem2d.modal.basis import ModalProblem
-    >>> stability_limit(ModalProblem(masses=[1.0], stiffnesses=[100.0]), "euler")
+    >>> round(stability_limit(ModalProblem(masses=[1.0], stiffnesses=[100.0]), "euler"), 12)
     0.2
     """
-    if integrator != "euler":
+    if integrator not in STABLE_STEP:
         return None
     omega = highest_frequency(problem)
-    return math.inf if omega == 0.0 else 2.0 / omega
+    return math.inf if omega == 0.0 else STABLE_STEP[integrator] / omega
