@@ -2,7 +2,7 @@
 
     fem2d run CASE [--set KEY=VALUE]... [--out DIR] [--quiet] [--vtu [STRIDE]]
     fem2d validate [CASE]... [--out DIR] [--workers N] [--quiet]
-    fem2d compare CASE [--methods M,...] [--elements E,...] [--solvers S,...] [--set KEY=VALUE]...
+    fem2d compare CASE [--methods M,...] [--elements E,...] [--solvers S,...] [--schemes T,...] [--set KEY=VALUE]...
     fem2d refine CASE --levels 0-4 [--set KEY=VALUE]...
     fem2d study CASE --grid KEY=V1,V2,... [--grid ...] [--workers N | --scheduler ADDRESS]
     fem2d cases
@@ -263,6 +263,8 @@ def _add_compare(sub) -> None:
                    "(default: all three when the case has contact)")
     p.add_argument("--elements", default=None, help="elements, e.g. quad4,quad8 (default: the case's)")
     p.add_argument("--solvers", default=None, help="direct solvers, e.g. superlu,pardiso (default: the case's)")
+    p.add_argument("--schemes", default=None, help="time schemes, e.g. newmark,hht,generalized_alpha,modified_mass "
+                   "(default: the case's)")
     _add_set(p)
     _add_common(p, None, "parallel processes (default: one per core; 1 runs in this process)")
     p.set_defaults(func=_cmd_compare)
@@ -288,14 +290,18 @@ def _cmd_compare(args) -> int:
     methods = _list(args.methods)
     if methods and not has_contact:
         raise InputError(f"--methods: {case.name} has no contact zone; compare --elements or --solvers instead")
-    if args.methods is None and has_contact:
+    schemes = _list(args.schemes)
+    if schemes and case.settings["case"]["kind"] != "direct":
+        raise InputError(f"--schemes: {case.name} is a {case.settings['case']['kind']} case; time schemes are "
+                         "those of direct runs")
+    if args.methods is None and has_contact and not schemes:
         methods = list(METHODS)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "compare")
     from fem2d.linalg import get_solver
 
     for name in _list(args.solvers):  # an unknown or absent backend is one line now, not a failed row per run
         get_solver(name)
-    specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root)
+    specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root, schemes)
     for spec in specs:  # bad names fail here, once, rather than in every run
         load_case(args.case, spec.overrides)
     records = _run_local(specs, args, "compare")

@@ -191,6 +191,10 @@ TIME = Table(
         "dt": Optional(inner=Real(positive=True), doc="s time step (the initial one for adapt)"),
         "end": Optional(inner=Real(positive=True), doc="s final time"),
         "cut_factor": Integer(default=5, min=2, doc="a failed step is cut into this many"),
+        "events": Boolean(
+            default=False,
+            doc="split a step at an impact or a release inside it (impact problems: energy kept by the modified mass)",
+        ),
         "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts"),
     }
 )

@@ -28,6 +28,7 @@ import numpy as np
 
 from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
+from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepsizes import StepSizeCache
 from fem2d.errors import ConvergenceError
@@ -191,8 +192,12 @@ def integrate(
     cut_factor: int = 5,
     min_dt: float = 1e-7,
     progress: Callable[[float], None] | None = None,
+    events: EventLocator | None = None,
 ) -> StepState:
     """March from ``state.t`` to ``t_end`` with step ``dt``.
+
+    With an :class:`~fem2d.dynamics.events.EventLocator`, a step that holds an
+    impact or a slip reversal is redone as two steps split at the event.
 
     A step that fails is redone as ``cut_factor`` sub-steps (recursively,
     as code_aster's DEFI_LIST_INST / ECHEC with SUBD_PAS), down to
@@ -205,7 +210,7 @@ def integrate(
     if n_steps < 1 or abs(t0 + n_steps * dt - t_end) > 1e-9 * max(1.0, abs(t_end)):
         n_steps = int(np.ceil((t_end - t0) / dt - 1e-9))
 
-    def advance(current: StepState, t_target: float, h: float) -> StepState:
+    def advance(current: StepState, t_target: float, h: float, locate: bool = True) -> StepState:
         try:
             new = stepper.step(current, h, t_target)
         except StepFailed as failure:
@@ -218,9 +223,19 @@ def integrate(
             stepper.counters.cuts += 1
             t_start = current.t
             for i in range(1, cut_factor + 1):
-                current = advance(current, t_start + (t_target - t_start) * i / cut_factor, sub)
+                current = advance(current, t_start + (t_target - t_start) * i / cut_factor, sub, locate)
             return current
+        if events is not None and locate:
+            fraction = events.split(current.t, new.t, new.solution)
+            if fraction is not None:
+                # step sizes h * fraction and h * (1 - fraction): dyadic fractions of the nominal step
+                # (see EventLocator), so the factorisations cached per step size are reused
+                t_event = current.t + fraction * (new.t - current.t)
+                middle = advance(current, t_event, h * fraction)
+                return advance(middle, t_target, h * (1.0 - fraction))
         stepper.counters.steps += 1
+        if events is not None:
+            events.record(current.t, new.t, new.solution)
         on_step(current, new)
         return new
 

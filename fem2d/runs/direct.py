@@ -15,13 +15,14 @@ import numpy as np
 from fem2d.case.build import build_system, contact_tables
 from fem2d.case.loading import Case
 from fem2d.dynamics.coupling import ContactCoupling
+from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.errors import ConvergenceError
 from fem2d.linalg import get_solver
-from fem2d.post.energy import energy_quantities
+from fem2d.post.energy import energy_balance, energy_quantities
 from fem2d.post.extrema import extrema, rest, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 
@@ -107,8 +108,11 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
         measures.on_step(previous, new)
 
     t = case.settings["time"]
+    if t["events"] and coupling is None:
+        raise case.error("time.events", "locating contact events needs a contact zone")
+    events = EventLocator(min_step=t["dt"] / 2**12) if t["events"] else None
     try:
-        final = integrate(stepper, state, t["end"], t["dt"], on_step, t["cut_factor"], t["min_dt"], progress=progress)
+        final = integrate(stepper, state, t["end"], t["dt"], on_step, t["cut_factor"], t["min_dt"], progress, events)
     except ConvergenceError as exc:
         left = left_master_warnings(history.arrays())
         if left:  # the likely cause, said with the failure
@@ -140,6 +144,9 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
     timing = {
         "steps": counters.steps,
         "step_cuts": counters.cuts,
+        "events_impacts": events.impacts if events is not None else 0,
+        "events_releases": events.releases if events is not None else 0,
+        "events_reversals": events.reversals if events is not None else 0,
         "newton_iterations": counters.newton_iterations,
         "factorizations": counters.factorizations,
         "step_sizes": stepper.step_sizes,
@@ -197,4 +204,9 @@ def direct_quantities(case: Case, series: dict[str, np.ndarray]) -> dict[str, fl
         stats = impact_statistics(times, series["normal_force"], v, post["threshold"], post["quiet"], window)
         q.update(stats.quantities())
         q["n_reopenings"] = sum(imp.n_elementary - 1 for imp in stats.impacts)
+        balance = energy_balance(series)
+        scale = max(float(balance["energy"][0]), float(np.max(np.abs(balance["work"])))) or 1.0
+        for k, impact in enumerate(stats.impacts, start=1):
+            after = min(np.searchsorted(times, impact.t_end), len(times) - 1)
+            q[f"impact_{k}_energy_drift"] = float(balance["imbalance"][after] / scale)
     return q

@@ -164,10 +164,16 @@ def compare_specs(
     solvers: Sequence[str] = (),
     overrides: Mapping[str, Any] | None = None,
     root: str | os.PathLike | None = None,
+    schemes: Sequence[str] = (),
 ) -> list[RunSpec]:
-    """One run per combination of contact method x element x linear solver
-    (an empty list leaves that setting as the case has it)."""
-    axes = [("contact.method", list(methods)), ("mesh.element", list(elements)), ("solver.linear", list(solvers))]
+    """One run per combination of contact method x element x linear solver x
+    time scheme (an empty list leaves that setting as the case has it)."""
+    axes = [
+        ("contact.method", list(methods)),
+        ("mesh.element", list(elements)),
+        ("solver.linear", list(solvers)),
+        ("time.scheme", list(schemes)),
+    ]
     axes = [(k, v) for k, v in axes if v]
     if not axes:
         return [RunSpec(str(case), dict(overrides or {}), str(case), str(Path(root) / "default") if root else None)]
