@@ -43,6 +43,9 @@ def _add_run(sub) -> None:
         "--strict", action="store_true", help="exit 1 when the run warns (energy created beyond post.energy_tolerance)"
     )
     p.add_argument(
+        "--csv", action="store_true", help="also write the history as DIR/history.csv (always: DIR/history.npz)"
+    )
+    p.add_argument(
         "--vtu",
         nargs="?",
         type=int,
@@ -61,7 +64,7 @@ def _cmd_run(args) -> int:
     from fem2d.io.files import check_output_dir
     from fem2d.io.progress import ProgressBar
     from fem2d.io.tables import format_checks, format_quantities
-    from fem2d.runs.result import default_output_dir, run, write_result, write_vtu
+    from fem2d.runs.result import default_output_dir, run, write_history_csv, write_result, write_vtu
 
     case = load_case(args.case, args.overrides)
     if args.vtu is not None:
@@ -79,7 +82,8 @@ def _cmd_run(args) -> int:
     check_output_dir(out)  # a directory that cannot be written fails now, not after the run
     with ProgressBar(case.name, case.settings["time"]["end"], enabled=not args.quiet) as bar:
         result = run(case, progress=bar.update)
-    write_result(result, out, extra=(write_vtu,) if args.vtu is not None else ())
+    extra = ((write_history_csv,) if args.csv else ()) + ((write_vtu,) if args.vtu is not None else ())
+    write_result(result, out, extra=extra)
     print(format_quantities(result))
     if result.checks:
         print(format_checks([result]))
@@ -490,5 +494,22 @@ def _quiet_broken_pipe() -> int:
     return 141
 
 
+def script() -> None:
+    """The ``fem2d`` console script: :func:`main`, then a fast exit.
+
+    By the time :func:`main` returns, every output file is closed and renamed into
+    place (:func:`fem2d.runs.result.write_result`) and worker pools are shut down;
+    the interpreter's teardown after numba and MKL (0.25 s of a 0.5 s small run)
+    is skipped once stdout and stderr are flushed.
+    """
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        status = _quiet_broken_pipe()
+    os._exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    script()

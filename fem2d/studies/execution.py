@@ -34,14 +34,14 @@ from fem2d.errors import Fem2dError, InputError
 class RunSpec:
     """One run of a study: ``case`` (built-in name or TOML path) with
     ``overrides`` (dotted key -> value, as ``--set``); ``out_dir`` is where
-    its ``result.json`` (and ``history.csv`` unless ``write_history`` is
+    its ``result.json`` (and ``history.npz`` unless ``write_history`` is
     False) go (None: nothing written)."""
 
     case: str
     overrides: dict[str, Any] = field(default_factory=dict)
     label: str = ""
     out_dir: str | None = None
-    write_history: bool = True  # False: result.json only (no history.csv)
+    write_history: bool = True  # False: result.json only (no history.npz)
 
 
 @dataclass
