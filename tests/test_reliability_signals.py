@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 FEM2D = [sys.executable, "-m", "fem2d.cli"]
@@ -55,12 +56,13 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
 
 def _consistent_run_dirs(root: Path) -> None:
     """Every run directory holds a whole set: a result.json that parses, with the
-    history.csv of the same run (its last time is the run's end)."""
+    history.npz of the same run (its last time is the run's end)."""
     for result in root.rglob("result.json"):
         doc = json.loads(result.read_text())
-        history = result.parent / "history.csv"
-        assert history.is_file(), f"{result} without its history.csv"
-        last = history.read_text().strip().splitlines()[-1].split(",")[0]
+        history = result.parent / "history.npz"
+        assert history.is_file(), f"{result} without its history.npz"
+        with np.load(history) as arrays:
+            last = arrays["time"][-1]
         assert float(last) == pytest.approx(doc["settings"]["time"]["end"], rel=1e-9)
     leftovers = [p for p in root.rglob("*fem2d-new*")] + [p for p in root.rglob("*.tmp")]
     assert not leftovers, leftovers
