@@ -322,6 +322,21 @@ def test_outputs_are_replaced_together_and_foreign_files_kept(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
 
 
+def test_a_staging_directory_abandoned_by_a_killed_writer_is_removed(tmp_path):
+    from fem2d.io.files import replaced_together
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    abandoned = tmp_path / f".run.fem2d-new-{dead.pid}-abcd1234"
+    abandoned.mkdir()
+    (abandoned / "result.json").write_text("half")
+    alive = tmp_path / f".run.fem2d-new-{os.getppid()}-efgh5678"  # a writer still at work: kept
+    alive.mkdir()
+    with replaced_together(tmp_path / "run") as stage:
+        (stage / "result.json").write_text("{}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name, "run"]
+
+
 def test_file_modes_follow_the_umask(tmp_path):
     old = os.umask(0o027)
     try:

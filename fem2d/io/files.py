@@ -16,6 +16,7 @@ import csv
 import ctypes
 import errno
 import fnmatch
+import glob
 import io
 import json
 import math
@@ -147,7 +148,8 @@ class _Staging:
         out.parent.mkdir(parents=True, exist_ok=True)
         if out.exists() and not out.is_dir():
             raise OutputError(f"{out}: is a file; expected an output directory")
-        self.dir = Path(tempfile.mkdtemp(prefix=f".{out.name}.fem2d-new-", dir=out.parent))
+        _remove_abandoned(out)
+        self.dir = Path(tempfile.mkdtemp(prefix=f".{out.name}.fem2d-new-{os.getpid()}-", dir=out.parent))
         try:
             _follow_umask(self.dir, directory=True)
         except BaseException:  # interrupted right here: the new directory must not stay behind
@@ -167,7 +169,7 @@ class _Staging:
         if _exchange(self.dir, out):
             old = self.dir
         else:  # two renames: for an instant ``out`` is absent, never a mix of old and new
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.fem2d-old-", dir=out.parent))
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.fem2d-old-{os.getpid()}-", dir=out.parent))
             os.rmdir(old)
             os.rename(out, old)
             os.rename(self.dir, out)
@@ -178,6 +180,21 @@ class _Staging:
 
     def discard(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _remove_abandoned(out: Path) -> None:
+    """Remove the staging directories of ``out`` whose writer died without cleaning up
+    (SIGKILL, power loss): their names carry the writer's process id."""
+    for entry in out.parent.glob(f".{glob.escape(out.name)}.fem2d-*-*-*"):
+        pid = entry.name[len(out.name) + 2:].split("-")[2]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry, ignore_errors=True)
+        except OSError:  # alive, another user's
+            pass
 
 
 def _cwd_under(out: Path) -> Path | None:
