@@ -107,3 +107,25 @@ def test_incline_references_are_the_exact_block_for_its_settings(vector):
 def test_incline_runs_within_tolerance(vector):
     result = run("incline", {} if vector is None else {"loads.0.vector": vector})
     assert result.checks and all(check["passed"] for check in result.checks), result.checks
+
+
+@pytest.mark.parametrize("vector", [None, [11924.420360388105, -67626.74839934832]])
+def test_support_reaction_balances_the_weight_and_limits_friction(vector):
+    """The support's reaction on the block: stuck, it is minus the body force
+    resultant; sliding, its normal part is the weight's and its tangential part
+    is mu times it, opposing the slide (Coulomb)."""
+    overrides = {"report.reactions": ["BATI"]} | ({} if vector is None else {"loads.0.vector": vector})
+    result = run("incline", overrides)
+    g, theta, mu, _ = incline_of(load_case("incline", {} if vector is None else {"loads.0.vector": vector}))
+    weight = 7000.0 * g
+    rx, ry = result.quantities["BATI_reaction_x"], result.quantities["BATI_reaction_y"]
+    assert ry == pytest.approx(weight * np.cos(theta), rel=1e-6)  # the block still rocks a little
+    if np.tan(theta) > mu:
+        assert rx == pytest.approx(-mu * ry, rel=1e-9)
+    else:
+        assert rx == pytest.approx(-weight * np.sin(theta), rel=1e-9)
+
+
+def test_a_reaction_group_without_support_is_an_error():
+    with pytest.raises(InputError, match=r"incline.toml: report.reactions\[0\]: group 'PATIN' has no prescribed dof"):
+        run("incline", {"report.reactions": ["PATIN"]})

@@ -198,6 +198,14 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
     info: dict[str, Any] = {"mesh": mesh, "zone_moduli": zone_moduli, "bodies": {}}
     for i, name in enumerate(s["report"]["bodies"]):
         info["bodies"][name] = np.unique(_group(case, mesh, f"report.bodies[{i}]", name, 2).nodes)
+    info["reactions"] = {}
+    for i, name in enumerate(s["report"]["reactions"]):
+        nodes = np.unique(_group(case, mesh, f"report.reactions[{i}]", name).nodes)
+        dofs = np.concatenate([2 * nodes, 2 * nodes + 1])
+        dofs = dofs[np.isin(dofs, system.fixed)]
+        if not len(dofs):
+            raise case.error(f"report.reactions[{i}]", f"group {name!r} has no prescribed dof ([[supports]])")
+        info["reactions"][name] = dofs
     node = s["report"].get("node")
     if node is not None:
         block = _group(case, mesh, "report.node", node)

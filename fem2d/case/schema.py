@@ -222,6 +222,11 @@ REPORT = Table(
             default=[],
             doc="2D groups whose momentum, mean velocity and kinetic energy are reported (B_momentum_x, ...)",
         ),
+        "reactions": Array(
+            item=String(),
+            default=[],
+            doc="groups with [[supports]] whose reaction resultant is reported (G_reaction_x, G_reaction_y, N)",
+        ),
         "curve": Table(
             fields={
                 "function": Optional(inner=String(), doc="'module:function', f(t, **args) -> reported dof"),

@@ -50,6 +50,10 @@ class MeasureRecorder:
     system: System
     bodies: dict[str, np.ndarray] = field(default_factory=dict)  # name -> node ids
     mass: object = None
+    #: support group -> its prescribed dofs, whose reaction resultant is recorded
+    reactions: dict[str, np.ndarray] = field(default_factory=dict)
+    #: mesh nodes of the contact boundary, in the order of the solution's ``forces``
+    boundary_nodes: np.ndarray | None = None
     _rows: list[dict] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
@@ -86,12 +90,33 @@ class MeasureRecorder:
             row[f"{name}:velocity_y"] = py / my if my > 0 else 0.0
             row[f"{name}:kinetic"] = 0.5 * float(v[x] @ mv[x] + v[y] @ mv[y])
         sol = state.solution
+        if self.reactions:
+            self._record_reactions(state, row)
         parts = (sol.parts or (sol,)) if sol is not None else ()
         for zone, part in zip(self.system.zones, parts):
             row[f"{zone.name}:normal_force"] = float(part.normal_force.sum())
             row[f"{zone.name}:tangential_force"] = float(part.tangential_force.sum())
             row[f"{zone.name}:min_gap"] = float(part.gap.min()) if len(part.gap) else np.inf
         self._rows.append(row)
+
+    def _record_reactions(self, state: StepState, row: dict) -> None:
+        r"""Support reactions :math:`R = (M a + C v + K u - f - f_c)` on the
+        prescribed dofs (the force the support exerts on the model, N), with
+        :math:`f_c` the contact forces on prescribed master nodes."""
+        s = self.system
+        u = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)
+        balance = s.K @ u - s.force(state.t) + s.M @ s.expand(state.a, prescribed=False)
+        if s.C is not None:
+            balance += s.C @ s.expand(state.v, prescribed=False)
+        sol = state.solution
+        if sol is not None and self.boundary_nodes is not None:
+            contact = np.zeros(s.n_dofs)
+            contact[2 * self.boundary_nodes] = sol.forces[:, 0]
+            contact[2 * self.boundary_nodes + 1] = sol.forces[:, 1]
+            balance -= contact
+        for name, dofs in self.reactions.items():
+            row[f"{name}:reaction_x"] = float(balance[dofs[dofs % 2 == 0]].sum())
+            row[f"{name}:reaction_y"] = float(balance[dofs[dofs % 2 == 1]].sum())
 
     def arrays(self) -> dict[str, np.ndarray]:
         """One array per recorded series (the first instant has no contact: 0 N, inf gap)."""
@@ -105,6 +130,7 @@ def measured_quantities(
     bodies: list[str],
     zones: list[str],
     at_times: list[float],
+    reactions: list[str] = (),
     threshold: float = 0.0,
     quiet: float = 0.0,
     window: tuple[float, float] | None = None,
@@ -125,6 +151,12 @@ def measured_quantities(
     q: dict[str, float] = {}
     for name in bodies:
         for what in ("momentum_x", "momentum_y", "velocity_x", "velocity_y", "kinetic"):
+            values = series[f"{name}:{what}"]
+            q[f"{name}_{what}"] = float(values[-1])
+            for instant in at_times:
+                q[f"{name}_{what}_at_{time_label(instant)}"] = float(np.interp(instant, t, values))
+    for name in reactions:
+        for what in ("reaction_x", "reaction_y"):
             values = series[f"{name}:{what}"]
             q[f"{name}_{what}"] = float(values[-1])
             for instant in at_times:

@@ -98,7 +98,13 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
     history = DirectHistory(
         system, info.get("report_dof"), case.settings["report"]["snapshots"], stepper.force_free, scheme.mass(system)
     )
-    measures = MeasureRecorder(system, info["bodies"], scheme.mass(system))
+    measures = MeasureRecorder(
+        system,
+        info["bodies"],
+        scheme.mass(system),
+        info["reactions"],
+        coupling.boundary_nodes if coupling is not None else None,
+    )
     state = stepper.initial_state()
     history.start(state)
     measures.start(state)
@@ -128,6 +134,7 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
             list(info["bodies"]),
             [zone.name for zone in system.zones],
             case.settings["report"]["at_times"],
+            list(info["reactions"]),
             post["threshold"],
             post["quiet"],
             post.get("window"),
