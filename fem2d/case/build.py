@@ -53,7 +53,13 @@ def build_mesh(case: Case) -> Mesh:
         path = Path(m["file"])
         if not path.is_absolute() and case.path is not None:
             path = case.path.parent / path
-        return read_mesh(path)
+        mesh = read_mesh(path)
+        kinds = sorted({block.kind for block in mesh.groups.values() if block.dimension == 2})
+        if kinds and kinds != [m["element"]]:
+            raise case.error(
+                "mesh.element", f"{m['element']!r} but {path} holds {' and '.join(kinds)} cells (set mesh.element)"
+            )
+        return mesh
     name = m["geometry"]
     if name not in BUILDERS:
         raise case.error("mesh.geometry", f"unknown builder {name!r}; expected one of {sorted(BUILDERS)}")
@@ -127,6 +133,11 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
     ks_blocks, ks_dofs = [], []
     for i, spring in enumerate(s["springs"]):
         block = _group(case, mesh, f"springs[{i}].group", spring["group"], 1)
+        if block.kind != "seg2":
+            raise case.error(
+                f"springs[{i}].group",
+                f"group {spring['group']!r} of {mesh.source} holds {block.kind} cells; a spring is a two-node seg2 cell",
+            )
         k_axial, k_transverse = spring["k_axial"], spring["k_transverse"]
         ks_blocks.append(spring_matrices(mesh.points, block, k_axial, k_transverse, spring["group"]))
         ks_dofs.append(node_dofs(block.nodes))

@@ -184,6 +184,13 @@ def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
     parent_path = local if local.suffix == ".toml" and local.is_file() else case_path(parent)
     base = _read_with_parents(parent_path, (*chain, path.resolve()))
     merged = _merge(base, raw)
+    child_mesh = raw.get("mesh", {})
+    # a child that names its own mesh source replaces the parent's (a builder case switched to a file)
+    if "file" in child_mesh and "geometry" not in child_mesh:
+        merged["mesh"].pop("geometry", None)
+        merged["mesh"].pop("params", None)
+    elif "geometry" in child_mesh and "file" not in child_mesh:
+        merged["mesh"].pop("file", None)
     merged["case"].pop("extends", None)
     merged["case"].setdefault("title", "")
     return merged

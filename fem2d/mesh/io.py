@@ -64,7 +64,19 @@ def from_meshio(m, source: str = "<meshio>") -> Mesh:
         if len(kinds) != 1:
             raise MeshError(f"{source}: group {name!r} mixes cell kinds {sorted(kinds)}")
         merged[name] = CellBlock(blocks[0].kind, np.vstack([b.nodes for b in blocks]))
-    return Mesh(np.asarray(m.points)[:, :2], merged, source)
+    return _without_orphans(np.asarray(m.points)[:, :2], merged, source)
+
+
+def _without_orphans(points: np.ndarray, groups: dict[str, CellBlock], source: str) -> Mesh:
+    """The mesh without the points no group's cell uses (Gmsh keeps geometry
+    points that no physical group holds), nodes renumbered in their order."""
+    used = np.zeros(len(points), dtype=bool)
+    for block in groups.values():
+        used[block.nodes.ravel()] = True
+    if used.all():
+        return Mesh(points, groups, source)
+    new = np.cumsum(used) - 1
+    return Mesh(points[used], {k: CellBlock(b.kind, new[b.nodes]) for k, b in groups.items()}, source)
 
 
 def _kind(meshio_type: str, source: str) -> str:

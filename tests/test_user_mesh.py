@@ -1,0 +1,50 @@
+"""User mesh files: cells must match mesh.element, orphan nodes dropped, SEG2 springs only."""
+
+import meshio
+import numpy as np
+import pytest
+
+from fem2d.case.build import build_system
+from fem2d.case.loading import load_case
+from fem2d.errors import InputError
+from fem2d.mesh import BUILDERS, read_mesh
+from fem2d.mesh.io import to_meshio, write_mesh
+
+
+def _case(tmp_path, mesh_name, element="quad4"):
+    path = tmp_path / f"case_{mesh_name}.toml"
+    text = f'[case]\nextends = "sdnv104a"\nname = "user"\n[mesh]\nfile = "{mesh_name}"\nelement = "{element}"\n'
+    path.write_text(text)
+    return load_case(path)
+
+
+def test_cells_that_disagree_with_mesh_element_name_both(tmp_path):
+    write_mesh(BUILDERS["sliding_block"](element="quad8"), tmp_path / "q8.msh")
+    with pytest.raises(InputError, match=r"mesh.element: 'quad4' but .*q8.msh holds quad8 cells"):
+        build_system(_case(tmp_path, "q8.msh"))
+    system, _ = build_system(_case(tmp_path, "q8.msh", "quad8"))
+    assert system.n_dofs == 2 * BUILDERS["sliding_block"](element="quad8").n_nodes
+
+
+def test_orphan_nodes_are_dropped(tmp_path):
+    mesh = BUILDERS["sliding_block"]()
+    m = to_meshio(mesh)
+    m.points = np.vstack([m.points, [[5.0, 5.0, 0.0], [6.0, 5.0, 0.0]]])  # points no cell uses
+    meshio.write(tmp_path / "orphans.msh", m, file_format="gmsh22", binary=False)
+    assert read_mesh(tmp_path / "orphans.msh").n_nodes == mesh.n_nodes
+    system, _ = build_system(_case(tmp_path, "orphans.msh"))  # no "free dofs but no mass"
+    assert system.n_dofs == 2 * mesh.n_nodes
+
+
+def test_seg3_springs_are_refused_naming_the_file(tmp_path):
+    mesh = BUILDERS["sliding_block"]()
+    m = to_meshio(mesh)
+    springs = [i for i, c in enumerate(m.cells) if c.type == "line" and len(c.data) == 2]
+    k = next(i for i in springs if np.array_equal(np.sort(m.cells[i].data, axis=None),
+                                                  np.sort(mesh.group("RESLAT").nodes, axis=None)))
+    mids = np.arange(len(m.points), len(m.points) + 2)
+    m.points = np.vstack([m.points, 0.5 * (m.points[m.cells[k].data[:, 0]] + m.points[m.cells[k].data[:, 1]])])
+    m.cells[k] = meshio.CellBlock("line3", np.column_stack([m.cells[k].data, mids]))
+    meshio.write(tmp_path / "seg3.msh", m, file_format="gmsh22", binary=False)
+    with pytest.raises(InputError, match=r"springs\[0\].group: group 'RESLAT' of .*seg3.msh holds seg3 cells"):
+        build_system(_case(tmp_path, "seg3.msh"))
