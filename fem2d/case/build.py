@@ -136,7 +136,7 @@ def build_system(case: Case) -> tuple[System, dict[str, Any]]:
         if block.kind != "seg2":
             raise case.error(
                 f"springs[{i}].group",
-                f"group {spring['group']!r} of {mesh.source} holds {block.kind} cells; a spring is a two-node seg2 cell",
+                f"group {spring['group']!r} of {mesh.source} holds {block.kind} cells; springs need seg2 cells",
             )
         k_axial, k_transverse = spring["k_axial"], spring["k_transverse"]
         ks_blocks.append(spring_matrices(mesh.points, block, k_axial, k_transverse, spring["group"]))
