@@ -1,6 +1,8 @@
-"""The ``fem2d`` command.
+"""fem2d: 2D finite-element contact dynamics, checked against exact solutions.
 
-    fem2d run CASE [--set KEY=VALUE]... [--out DIR] [--quiet] [--vtu [STRIDE]]
+    fem2d run CASE [--set KEY=VALUE]... [--out DIR] [--quiet] [--vtu [STRIDE]] [--plot]
+    fem2d plot RESULT_DIR [--out DIR]
+    fem2d keys [SECTION]
     fem2d validate [CASE]... [--out DIR] [--workers N] [--quiet]
     fem2d compare CASE [--methods M,...] [--elements E,...] [--solvers S,...] [--schemes T,...] [--set KEY=VALUE]...
     fem2d refine CASE --levels 0-4 [--set KEY=VALUE]...
@@ -54,11 +56,15 @@ def _add_run(sub) -> None:
         metavar="STRIDE",
         help="also write a VTU time series with a .pvd index (every STRIDE steps; default: about 200 frames)",
     )
+    p.add_argument("--plot", action="store_true",
+                   help="also draw the run's figures (PNG) in DIR: reported dof with the exact curve, forces, energy")
     p.set_defaults(func=_cmd_run)
 
 
 def _cmd_run(args) -> int:
     import dataclasses
+
+    import numpy as np
 
     from fem2d.case.loading import load_case
     from fem2d.io.files import check_output_dir
@@ -84,6 +90,15 @@ def _cmd_run(args) -> int:
         result = run(case, progress=bar.update)
     extra = ((write_history_csv,) if args.csv else ()) + ((write_vtu,) if args.vtu is not None else ())
     write_result(result, out, extra=extra)
+    written = [out / "result.json"]
+    if result.histories:
+        written.append(out / "history.npz")
+    if args.csv and any(np.ndim(v) == 1 for v in result.histories.values()):
+        written.append(out / "history.csv")
+    if args.plot:
+        from fem2d.studies.figures import record_of_run, run_figures
+
+        written += [path for _, path in run_figures(record_of_run(result), out)]
     print(format_quantities(result))
     if result.checks:
         print(format_checks([result]))
@@ -93,12 +108,31 @@ def _cmd_run(args) -> int:
         print("no reference for these settings: nothing checked")
     if args.vtu is not None:
         print(f"wrote {out / (case.name + '.pvd')} ({len(result.fields['snapshots']['time'])} VTU files)")
-    print(f"wall time {result.timing['wall_s']:.3f} s; wrote {out / 'result.json'}")
+    print(f"wall time {result.timing['wall_s']:.3f} s; wrote {', '.join(str(p) for p in written)}")
     for warning in result.warnings:
         print(f"fem2d run: warning: {case.name}: {warning}", file=sys.stderr)
     if args.strict and result.warnings:
         return 1
     return 0 if result.passed else 1
+
+
+def _add_plot(sub) -> None:
+    p = sub.add_parser("plot", help="draw the figures of a run directory written by fem2d run")
+    p.add_argument("result_dir", metavar="RESULT_DIR", help="a directory holding result.json and history.npz (or history.csv)")
+    p.add_argument("--out", default=None, metavar="DIR", help="where the figures go (default RESULT_DIR)")
+    p.set_defaults(func=_cmd_plot)
+
+
+def _cmd_plot(args) -> int:
+    from fem2d.studies.figures import record_from_dir, run_figures
+
+    record = record_from_dir(args.result_dir)
+    figures = run_figures(record, Path(args.out) if args.out is not None else Path(args.result_dir))
+    for caption, path in figures:
+        print(f"wrote {path} ({caption})")
+    if not figures:
+        print(f"{args.result_dir}: nothing to draw (no history.npz or history.csv?)")
+    return 0
 
 
 def _add_keys(sub) -> None:
@@ -352,6 +386,8 @@ def _add_refine(sub) -> None:
     p = sub.add_parser("refine", help="mesh refinement study: errors, observed orders, wall time against dofs")
     p.add_argument("case", help="built-in case name or TOML path")
     p.add_argument("--levels", default="0-3", help="mesh.refine levels, e.g. 0-4 or 0,1,2 (default 0-3)")
+    p.add_argument("--dt-with-h", action="store_true",
+                   help="halve time.dt with h: level L runs the case's time.dt / 2^L")
     _add_set(p)
     _add_common(p, 1, "parallel processes (default 1: one run at a time, so wall times are not skewed)")
     p.set_defaults(func=_cmd_refine)
@@ -364,6 +400,7 @@ def _cmd_refine(args) -> int:
     from fem2d.studies.study import (
         REFINE_FORMATS,
         format_study,
+        mesh_converged,
         parse_levels,
         refine_specs,
         refinement_table,
@@ -373,15 +410,32 @@ def _cmd_refine(args) -> int:
     overrides = parse_overrides(args.overrides)
     levels = parse_levels(args.levels)
     case = load_case(args.case, {**overrides, "mesh.refine": levels[-1]})
+    _check_refinable(case)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "refine")
-    records = _run_local(refine_specs(args.case, levels, overrides, root), args, "refine")
+    dt = load_case(args.case, overrides).settings["time"]["dt"] if args.dt_with_h else None
+    records = _run_local(refine_specs(args.case, levels, overrides, root, dt), args, "refine")
     header, rows = refinement_table(records)
     print(format_study(header, rows, columns=REFINE_FORMATS))
+    shown = {row[0] for row in rows}
+    for name, change in mesh_converged(records).items():
+        if name not in shown:
+            continue
+        print(f"{name}: mesh-converged (changes at most {change:.1e} of its value from level to level); "
+              "its error does not come from h" + ("" if args.dt_with_h else " (try --dt-with-h)"))
     csv_path = write_table_csv(root / "refine.csv", header, rows)
     png = plot_refinement(rows, header, root / "refine.png", f"{case.name}: mesh refinement")
     _print_failures(records)
     print(f"wrote {csv_path} and {png}")
     return 0 if all(r.error is None for r in records) else 1
+
+
+def _check_refinable(case) -> None:
+    """A refinement study needs a mesh of cells whose size h halves with mesh.refine."""
+    if case.settings["case"]["kind"] != "direct":
+        raise InputError(f"refine: {case.name} is a {case.settings['case']['kind']} case on a basis of modes: "
+                         "there is no mesh size h to refine (try fem2d study --grid time.dt=...)")
+    if case.settings["mesh"].get("file") is not None:
+        raise case.error("mesh.refine", "refining a mesh file is not supported yet; give a builder (mesh.geometry)")
 
 
 def _add_study(sub) -> None:
@@ -432,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_run(sub)
     _add_keys(sub)
+    _add_plot(sub)
     _add_validate(sub)
     _add_compare(sub)
     _add_refine(sub)

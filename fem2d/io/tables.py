@@ -18,7 +18,10 @@ def number(x: Any) -> str:
 
 def format_quantities(result) -> str:
     """One line per quantity of a run."""
-    lines = [f"{result.case.name}: {result.case.settings['case'].get('title', '')}"]
+    title = result.case.settings["case"].get("title", "")
+    if result.case.overrides:  # the title describes the case file; say what this run changed
+        title += " [" + ", ".join(f"{k}={v}" for k, v in result.case.overrides.items()) + "]"
+    lines = [f"{result.case.name}: {title}"]
     for name, value in result.quantities.items():
         lines.append(f"  {name:<24s} {number(value)}")
     return "\n".join(lines)

@@ -119,7 +119,6 @@ def impact_statistics(
     ends = list(np.nonzero(edges == -1)[0] + 1)  # first sample back below
     if above[0]:
         starts.insert(0, 0)
-    f_max_abs = float(f[above].max()) if above.any() else 0.0
     impacts: list[Impact] = []
     k = 0
     while k < len(ends):
@@ -147,6 +146,9 @@ def impact_statistics(
         )
         k = j + 1
     fm = np.array([imp.f_max for imp in impacts])
+    # over the impacts, as the mean and deviation: a contact that never ends (a mass resting on
+    # its obstacle) is no impact, and gives no f_max_abs beside n_impacts = 0
+    f_max_abs = float(fm.max()) if fm.size else 0.0
     mean = float(fm.mean()) if fm.size else 0.0
     std = float(np.sqrt(max(float(np.mean(fm**2)) - mean**2, 0.0))) if fm.size else 0.0
     return ImpactStatistics(tuple(impacts), f_max_abs, mean, std)

@@ -254,18 +254,22 @@ def parse_levels(text: str) -> list[int]:
 
 
 def refine_specs(
-    case: str, levels: Sequence[int], overrides: Mapping[str, Any] | None = None, root: str | os.PathLike | None = None
+    case: str,
+    levels: Sequence[int],
+    overrides: Mapping[str, Any] | None = None,
+    root: str | os.PathLike | None = None,
+    dt: float | None = None,
 ) -> list[RunSpec]:
-    """One run per ``mesh.refine`` level (each level halves h)."""
-    return [
-        RunSpec(
-            str(case),
-            {**(overrides or {}), "mesh.refine": int(level)},
-            f"level {level}",
-            str(Path(root) / f"level-{level}") if root is not None else None,
-        )
-        for level in levels
-    ]
+    """One run per ``mesh.refine`` level (each level halves h); with ``dt``
+    (the step at level 0), ``time.dt`` halves with h too: ``dt / 2**level``."""
+    specs = []
+    for level in levels:
+        point = {**(overrides or {}), "mesh.refine": int(level)}
+        if dt is not None:
+            point["time.dt"] = dt / 2**level
+        out = str(Path(root) / f"level-{level}") if root is not None else None
+        specs.append(RunSpec(str(case), point, f"level {level}", out))
+    return specs
 
 
 def observed_order(e_coarse: float | None, e_fine: float | None, ratio: float = 2.0) -> float | None:
@@ -289,6 +293,7 @@ def refinement_table(records: Sequence[RunRecord]) -> Table:
     rows: list[list[Any]] = []
     ok = [r for r in records if r.error is None]
     levels = [r.spec.overrides["mesh.refine"] for r in ok]
+    converged = mesh_converged(records)
     for name in [n for n in quantity_names(ok) if n not in DIAGNOSTICS]:
         values = [r.quantities.get(name) for r in ok]
         errors = []
@@ -302,11 +307,44 @@ def refinement_table(records: Sequence[RunRecord]) -> Table:
             ratio = 2.0 ** (levels[i] - levels[i - 1]) if i else 2.0
             order = observed_order(errors[i - 1], errors[i], ratio) if i else None
             change_order = observed_order(changes[i - 1], changes[i], ratio) if i > 1 else None
+            if name in converged:  # orders of round-off are noise, not convergence
+                order = change_order = None
             rows.append(
                 [name, levels[i], r.timing.get("n_dofs"), values[i], errors[i], order, changes[i], change_order,
                  r.timing.get("wall_s")]
             )
     return header, rows
+
+
+#: a quantity whose level-to-level changes stay below this fraction of its value is mesh-converged
+MESH_CONVERGED = 1e-6
+
+
+def mesh_converged(records: Sequence[RunRecord], tolerance: float = MESH_CONVERGED) -> dict[str, float]:
+    """Quantities that do not change with h: ``{name: largest change / |value|}``
+    for those whose every level-to-level change is at most ``tolerance`` of the
+    value (a rigid block's motion, a time-step-limited error). Their observed
+    orders would be noise; the refinement table leaves them out.
+
+    >>> from fem2d.studies.execution import RunRecord, RunSpec
+    >>> runs = [RunRecord(RunSpec("c", {"mesh.refine": lv}), "c", {"x": 2.0 + 1e-9 * lv, "y": 2.0 ** -lv})
+    ...         for lv in range(3)]
+    >>> {k: round(v, 12) for k, v in mesh_converged(runs).items()}
+    {'x': 5e-10}
+    """
+    ok = [r for r in records if r.error is None]
+    out: dict[str, float] = {}
+    if len(ok) < 2:
+        return out
+    for name in quantity_names(ok):
+        values = [r.quantities.get(name) for r in ok]
+        if any(v is None or not math.isfinite(v) for v in values):
+            continue
+        scale = max(abs(v) for v in values)
+        worst = max(abs(b - a) for a, b in itertools.pairwise(values))
+        if scale > 0 and worst <= tolerance * scale:
+            out[name] = worst / scale
+    return out
 
 
 def failed_rows(records: Sequence[RunRecord]) -> list[str]:

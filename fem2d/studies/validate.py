@@ -252,6 +252,8 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
         return []
     first = ok[0]
     title = first.settings.get("case", {}).get("title", case)
+    if len(ok) == 1 and first.spec.overrides:  # one run: say what it changed
+        title = f"{title} [{first.label}]"
     figures: list[tuple[str, Path]] = []
     series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok if _finite(r.histories.get("u", []))]
     if series:
