@@ -211,7 +211,9 @@ class _RunsProgress:
             self.bar = None
 
 
-def _execute(specs, executor, label: str, quiet: bool):
+def _execute(specs, executor, label: str, quiet: bool, runner=None):
+    """Run specs with a progress bar: on ``executor`` by run_all, or by
+    ``runner(specs, on_done)`` (a Dask cluster)."""
     from fem2d.studies.execution import run_all
 
     progress = _RunsProgress(label, quiet)
@@ -223,7 +225,7 @@ def _execute(specs, executor, label: str, quiet: bool):
         progress.done(n, record)
 
     try:
-        return run_all(specs, executor, on_done)
+        return runner(specs, on_done) if runner is not None else run_all(specs, executor, on_done)
     except KeyboardInterrupt:
         raise Interrupted(f"fem2d: {label} interrupted after {done[0]} of {len(specs)} runs; the finished runs "
                           "kept their result.json, the others and the summary table were not written") from None
@@ -446,6 +448,8 @@ def _add_study(sub) -> None:
     _add_common(p, None, "local processes (default: one per core; 1 runs in this process)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run on a Dask cluster: tcp://host:8786, or 'local' for a LocalCluster (needs fem2d[dask])")
+    p.add_argument("--timeout", type=float, default=120.0, metavar="S",
+                   help="with --scheduler: fail when the cluster has had no worker and finished nothing for S seconds")
     p.set_defaults(func=_cmd_study)
 
 
@@ -465,11 +469,22 @@ def _cmd_study(args) -> int:
     specs = grid_specs(args.case, grid, overrides, root)
     load_case(args.case, specs[0].overrides)  # unknown keys fail here, once
     check_output_dir(root)
-    if args.scheduler is not None:
+    if args.scheduler == "local":
         from fem2d.studies.execution import dask_executor
 
         with dask_executor(args.scheduler, _workers(args.workers)) as executor:
             records = _execute(specs, executor, "study", args.quiet)
+    elif args.scheduler is not None:  # a cluster sharing nothing with us: cases by content, results back here
+        from fem2d.studies.cluster import connect, run_on_cluster
+
+        if args.timeout <= 0:
+            raise InputError(f"--timeout {args.timeout}: expected a number of seconds > 0")
+        client = connect(args.scheduler)
+        try:
+            records = _execute(specs, None, "study", args.quiet,
+                               lambda s, done: run_on_cluster(s, client, done, args.timeout))
+        finally:
+            client.close()
     else:
         records = _run_local(specs, args, "study")
     header, rows = sweep_table(records, list(grid))

@@ -1,0 +1,190 @@
+"""Runs on a Dask cluster whose workers share nothing with the client.
+
+Case files travel by content: the client packs each case file, the files it
+``extends`` and its ``mesh.file``; a worker unpacks them in a temporary
+directory, runs the case there, and sends the results back. The client writes
+every run's ``result.json`` and ``history.csv`` where the user asked (``--out``
+is relative to the client's directory, never a worker's). A cluster that stops
+making progress (no worker, scheduler gone) fails after ``timeout`` seconds
+with one line; Ctrl-C cancels the futures, so the workers stop computing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+
+from fem2d.errors import Fem2dError, InputError
+from fem2d.studies.execution import RunRecord, RunSpec, _message, record_of
+
+#: seconds without any finished run and without a live worker before a study fails
+DEFAULT_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class CaseFiles:
+    """A case file and everything it reads, by content: ``files`` maps paths
+    relative to a common root to bytes; ``entry`` is the case file's."""
+
+    entry: str
+    files: dict[str, bytes]
+
+    def unpack(self, directory: str | os.PathLike) -> Path:
+        """Write the files under ``directory``; returns the case file's path."""
+        root = Path(directory)
+        for rel, data in self.files.items():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        return root / self.entry
+
+
+def _toml_chain(path: Path, seen: list[Path]) -> None:
+    """``path`` and the local files it extends, recursively."""
+    from fem2d.case.loading import case_path
+
+    path = path.resolve()
+    if path in seen:
+        return
+    seen.append(path)
+    try:
+        parent = tomllib.loads(path.read_text(encoding="utf-8")).get("case", {}).get("extends")
+    except (OSError, tomllib.TOMLDecodeError):
+        return  # load_case reports it, on the worker as here
+    if isinstance(parent, str):
+        local = path.parent / parent
+        _toml_chain(local if local.suffix == ".toml" and local.is_file() else case_path(parent), seen)
+
+
+def pack_case(case: str | os.PathLike) -> CaseFiles:
+    """The files a case needs: the TOML chain and the mesh file (relative to the case file)."""
+    from fem2d.case.loading import case_path, load_case
+
+    entry = case_path(case).resolve()
+    chain: list[Path] = []
+    _toml_chain(entry, chain)
+    paths = list(chain)
+    mesh_file = load_case(entry).settings["mesh"].get("file")
+    if mesh_file is not None:
+        mesh = Path(mesh_file) if Path(mesh_file).is_absolute() else entry.parent / mesh_file
+        if not mesh.is_file():
+            raise InputError(f"{entry}: mesh.file: {mesh} not found")
+        paths.append(mesh.resolve())
+    root = Path(os.path.commonpath([p.parent for p in paths]))
+    return CaseFiles(str(entry.relative_to(root)), {str(p.relative_to(root)): p.read_bytes() for p in paths})
+
+
+def run_packed(spec: RunSpec, files: CaseFiles) -> tuple[RunRecord, dict | None]:
+    """On a worker: unpack, run, return the record (histories included) and the
+    ``result.json`` document; nothing is written on the worker."""
+    from fem2d.runs.result import run
+
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="fem2d-") as tmp:
+        try:
+            result = run(files.unpack(tmp), spec.overrides)
+            return record_of(result, spec), result.to_json()
+        except Exception as exc:  # a failed run is a row of the table
+            name = Path(files.entry).stem
+            return RunRecord(spec, name, timing={"wall_s": time.perf_counter() - start}, error=_message(exc)), None
+
+
+def write_run(record: RunRecord, document: dict | None, spec: RunSpec) -> None:
+    """On the client: the run's files under ``spec.out_dir`` (atomic; a failed run leaves none)."""
+    from fem2d.io.files import write_csv, write_json
+
+    if spec.out_dir is None:
+        return
+    out = Path(spec.out_dir)
+    if document is None:
+        with contextlib.suppress(FileNotFoundError):
+            (out / "result.json").unlink()
+        return
+    out.mkdir(parents=True, exist_ok=True)
+    columns = {k: v for k, v in record.histories.items() if np.ndim(v) == 1}
+    if columns and spec.write_history:
+        write_csv(out / "history.csv", columns)
+    write_json(out / "result.json", document)
+
+
+def run_on_cluster(
+    specs: Sequence[RunSpec],
+    client,
+    on_done: Callable[[int, RunRecord], None] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+) -> list[RunRecord]:
+    """Run ``specs`` on a ``distributed.Client``; records in the order of ``specs``."""
+    from distributed import wait
+
+    packs: dict[str, CaseFiles] = {}
+    for spec in specs:
+        if spec.case not in packs:
+            packs[spec.case] = pack_case(spec.case)
+    futures = {client.submit(run_packed, replace(spec, out_dir=None), packs[spec.case], pure=False): i
+               for i, spec in enumerate(specs)}
+    records: list[RunRecord | None] = [None] * len(specs)
+    pending = set(futures)
+    last_progress = time.monotonic()
+    n_done = 0
+    try:
+        while pending:
+            try:
+                finished = wait(list(pending), timeout=min(timeout, 2.0), return_when="FIRST_COMPLETED")
+                done, pending = set(finished.done), set(finished.not_done)
+            except TimeoutError:
+                done = set()
+            for future in done:
+                i = futures[future]
+                try:
+                    record, document = future.result()
+                except Exception as exc:  # the task itself was lost (worker died repeatedly)
+                    record, document = RunRecord(specs[i], specs[i].case, error=_message(exc)), None
+                write_run(record, document, specs[i])
+                records[i] = replace(record, spec=specs[i])
+                n_done += 1
+                if on_done is not None:
+                    on_done(n_done, records[i])
+            if done:
+                last_progress = time.monotonic()
+            elif time.monotonic() - last_progress > timeout and not _has_workers(client):
+                raise Fem2dError(
+                    f"Dask cluster {client.scheduler.address}: no worker and no finished run for {timeout:g} s; "
+                    f"{len(pending)} of {len(specs)} runs unfinished"
+                )
+    except BaseException:
+        with contextlib.suppress(Exception):
+            client.cancel(list(futures))
+        raise
+    return [r for r in records if r is not None]
+
+
+def _has_workers(client) -> bool:
+    """Whether the scheduler answers and has a worker."""
+    if client.status != "running":
+        return False
+    try:
+        return bool(client.nthreads())
+    except Exception:  # the scheduler itself is gone
+        return False
+
+
+def connect(address: str, timeout: float = 10.0):
+    """A ``distributed.Client`` on a running scheduler; one-line errors."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError(
+            "--scheduler needs dask's distributed package: pip install 'fem2d[dask]' (or pip install distributed)"
+        ) from None
+    try:
+        return Client(address, timeout=f"{timeout:g}s")
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"--scheduler {address}: cannot connect to a Dask scheduler ({exc})") from None
