@@ -436,8 +436,6 @@ def _check_refinable(case) -> None:
     if case.settings["case"]["kind"] != "direct":
         raise InputError(f"refine: {case.name} is a {case.settings['case']['kind']} case on a basis of modes: "
                          "there is no mesh size h to refine (try fem2d study --grid time.dt=...)")
-    if case.settings["mesh"].get("file") is not None:
-        raise case.error("mesh.refine", "refining a mesh file is not supported yet; give a builder (mesh.geometry)")
 
 
 def _add_study(sub) -> None:

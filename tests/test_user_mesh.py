@@ -48,3 +48,17 @@ def test_seg3_springs_are_refused_naming_the_file(tmp_path):
     meshio.write(tmp_path / "seg3.msh", m, file_format="gmsh22", binary=False)
     with pytest.raises(InputError, match=r"springs\[0\].group: group 'RESLAT' of .*seg3.msh holds seg3 cells"):
         build_system(_case(tmp_path, "seg3.msh"))
+
+
+def test_refining_a_mesh_file_splits_its_cells_and_keeps_the_groups(tmp_path):
+    write_mesh(BUILDERS["sliding_block"](), tmp_path / "block.msh")
+    fine = BUILDERS["sliding_block"](refine=2)
+    case = load_case(_case(tmp_path, "block.msh").path, {"mesh.refine": 2})
+    system, info = build_system(case)
+    assert system.n_dofs == 2 * fine.n_nodes
+    assert {k: len(b) for k, b in system.mesh.groups.items()} == {k: len(b) for k, b in fine.groups.items()}
+    assert system.M.sum() == pytest.approx(2 * 7000.0, rel=1e-12)  # the block's mass, in x and y
+    assert np.allclose(np.sort(system.mesh.points, axis=0), np.sort(fine.points, axis=0), atol=1e-12)
+    write_mesh(BUILDERS["sliding_block"](element="quad8"), tmp_path / "q8.msh")
+    with pytest.raises(InputError, match=r"mesh.refine: .*splits quad4 cells .* holds quad8 cells"):
+        build_system(load_case(_case(tmp_path, "q8.msh", "quad8").path, {"mesh.refine": 1}))

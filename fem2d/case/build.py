@@ -48,8 +48,6 @@ def build_mesh(case: Case) -> Mesh:
     """The case's mesh: a Gmsh builder (``mesh.geometry``) or a file (``mesh.file``)."""
     m = case.settings["mesh"]
     if m.get("file") is not None:
-        if m["refine"] != 0:
-            raise case.error("mesh.refine", "refinement needs a builder (mesh.geometry), not a mesh file")
         path = Path(m["file"])
         if not path.is_absolute() and case.path is not None:
             path = case.path.parent / path
@@ -59,6 +57,13 @@ def build_mesh(case: Case) -> Mesh:
             raise case.error(
                 "mesh.element", f"{m['element']!r} but {path} holds {' and '.join(kinds)} cells (set mesh.element)"
             )
+        if m["refine"]:
+            from fem2d.mesh.refine import split_uniform
+
+            try:
+                mesh = split_uniform(mesh, m["refine"])
+            except MeshError as exc:
+                raise case.error("mesh.refine", str(exc)) from None
         return mesh
     name = m["geometry"]
     if name not in BUILDERS:

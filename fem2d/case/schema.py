@@ -47,7 +47,12 @@ MESH = Table(
         "element": String(
             default="quad4", choices=ELEMENTS, doc="element of the bodies (a mesh file's cells must agree)"
         ),
-        "refine": Integer(default=0, min=0, max=8, doc="0 is the case's base mesh; each level halves h"),
+        "refine": Integer(
+            default=0,
+            min=0,
+            max=8,
+            doc="0 is the case's base mesh; each level halves h (a mesh file: QUAD4 cells split in four)",
+        ),
         "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts)"),
     }
 )
