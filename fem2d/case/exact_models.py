@@ -162,8 +162,12 @@ def wear_on_vibrating_plane(case: Case, system: System) -> ExactReference:
     window = tuple(s["post"].get("window") or (0.0, t_end))
     if window[1] > t_end:
         raise NoExactSolution(f"post.window ends after time.end = {t_end:g}")
+    from threadpoolctl import threadpool_limits
+
     try:
-        sol = exact(problem, t_end)
+        # hundreds of 6x6 matrix exponentials: BLAS threads only add contention (10x on a busy machine)
+        with threadpool_limits(limits=1):
+            sol = exact(problem, t_end)
     except (NotImplementedError, ValueError) as exc:
         raise NoExactSolution(str(exc)) from None
     power = sol.wear_power(0, window)

@@ -186,5 +186,5 @@ def connect(address: str, timeout: float = 10.0):
         ) from None
     try:
         return Client(address, timeout=f"{timeout:g}s")
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:  # refused, timed out, or not an address
         raise InputError(f"--scheduler {address}: cannot connect to a Dask scheduler ({exc})") from None
