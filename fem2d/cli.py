@@ -118,7 +118,7 @@ def _cmd_run(args) -> int:
 
 def _add_plot(sub) -> None:
     p = sub.add_parser("plot", help="draw the figures of a run directory written by fem2d run")
-    p.add_argument("result_dir", metavar="RESULT_DIR", help="a directory holding result.json and history.npz (or history.csv)")
+    p.add_argument("result_dir", metavar="RESULT_DIR", help="a run directory (result.json, history.npz)")
     p.add_argument("--out", default=None, metavar="DIR", help="where the figures go (default RESULT_DIR)")
     p.set_defaults(func=_cmd_plot)
 

@@ -65,7 +65,7 @@ def test_study_on_a_real_cluster_writes_on_the_client(cluster, tmp_path, monkeyp
     for run in runs:
         doc = json.loads((run / "result.json").read_text())
         assert doc["checks"] and all(c["passed"] for c in doc["checks"])
-        assert (run / "history.csv").stat().st_size > 1000
+        assert (run / "history.npz").stat().st_size > 1000
     assert (client_dir / "out" / "study.csv").is_file()
     assert not (elsewhere / "out").exists() and not (elsewhere / "results").exists()
     # the cluster loses its only worker: the study fails after the timeout, with one line

@@ -3,7 +3,7 @@
 Case files travel by content: the client packs each case file, the files it
 ``extends`` and its ``mesh.file``; a worker unpacks them in a temporary
 directory, runs the case there, and sends the results back. The client writes
-every run's ``result.json`` and ``history.csv`` where the user asked (``--out``
+every run's ``result.json`` and ``history.npz`` where the user asked (``--out``
 is relative to the client's directory, never a worker's). A cluster that stops
 making progress (no worker, scheduler gone) fails after ``timeout`` seconds
 with one line; Ctrl-C cancels the futures, so the workers stop computing.
@@ -99,7 +99,7 @@ def run_packed(spec: RunSpec, files: CaseFiles) -> tuple[RunRecord, dict | None]
 
 def write_run(record: RunRecord, document: dict | None, spec: RunSpec) -> None:
     """On the client: the run's files under ``spec.out_dir`` (atomic; a failed run leaves none)."""
-    from fem2d.io.files import write_csv, write_json
+    from fem2d.io.files import atomic_path, write_json
 
     if spec.out_dir is None:
         return
@@ -109,9 +109,9 @@ def write_run(record: RunRecord, document: dict | None, spec: RunSpec) -> None:
             (out / "result.json").unlink()
         return
     out.mkdir(parents=True, exist_ok=True)
-    columns = {k: v for k, v in record.histories.items() if np.ndim(v) == 1}
-    if columns and spec.write_history:
-        write_csv(out / "history.csv", columns)
+    if record.histories and spec.write_history:  # as fem2d run writes it (runs.result.write_history_npz)
+        with atomic_path(out / "history.npz") as tmp, open(tmp, "wb") as f:
+            np.savez(f, **{k: np.asarray(v) for k, v in record.histories.items()})
     write_json(out / "result.json", document)
 
 
