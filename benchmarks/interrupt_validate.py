@@ -61,7 +61,7 @@ def one(delay: float, out: Path, limit: float) -> dict:
     late = newest_write(out) > sent + took + 0.05 if out.exists() else False
     staged = [p for p in out.rglob("*") if "fem2d-new" in p.name or p.name.endswith(".tmp")] if out.exists() else []
     return {"delay": delay, "took": took, "status": status, "late_write": late, "leftover": leftover,
-            "traceback": "Traceback" in err, "half_written": bool(staged)}
+            "traceback": "Traceback" in err, "half_written": bool(staged), "stderr": err}
 
 
 def main() -> int:
@@ -83,6 +83,8 @@ def main() -> int:
                   f"late write {r['late_write']}  leftover {r['leftover']}  traceback {r['traceback']}  "
                   f"half-written {r['half_written']}  "
                   f"{'ok' if ok else 'FAIL'}", flush=True)
+            if not ok:
+                print("      " + "\n      ".join(r["stderr"].strip().splitlines()[-12:]), flush=True)
     print(f"{args.repeats - bad} of {args.repeats} interrupts clean (exit 130 within {args.limit:g} s, nothing "
           "written after, no process or half-written file left, no traceback)")
     return 1 if bad else 0

@@ -311,14 +311,17 @@ def run_all(
 
 def _quiet_pool_manager() -> None:
     """The pool's manager thread, finding its workers terminated, marks the futures we
-    cancelled as broken and (Python 3.11) dies of InvalidStateError with a traceback on
-    stderr; that thread's end is expected here, so its traceback is not printed."""
+    cancelled as broken and (Python 3.11) dies of InvalidStateError, or of a pipe a
+    killed worker closed, with a traceback on stderr; once we stop a pool that thread's
+    end is expected, so its traceback is not printed."""
     previous = threading.excepthook
     if getattr(previous, "fem2d_quiet", False):
         return
 
     def hook(args) -> None:
-        if isinstance(args.exc_value, InvalidStateError) and type(args.thread).__name__ == "_ExecutorManagerThread":
+        if type(args.thread).__name__ == "_ExecutorManagerThread" and isinstance(
+            args.exc_value, InvalidStateError | OSError | EOFError | ValueError
+        ):
             return
         previous(args)
 
