@@ -90,7 +90,7 @@ class MeasureRecorder:
             row[f"{name}:velocity_y"] = py / my if my > 0 else 0.0
             row[f"{name}:kinetic"] = 0.5 * float(v[x] @ mv[x] + v[y] @ mv[y])
         sol = state.solution
-        if self.reactions:
+        if self.reactions or self.system.motions:
             self._record_reactions(state, row)
         parts = (sol.parts or (sol,)) if sol is not None else ()
         for zone, part in zip(self.system.zones, parts):
@@ -102,7 +102,11 @@ class MeasureRecorder:
     def _record_reactions(self, state: StepState, row: dict) -> None:
         r"""Support reactions :math:`R = (M a + C v + K u - f - f_c)` on the
         prescribed dofs (the force the support exerts on the model, N), with
-        :math:`f_c` the contact forces on prescribed master nodes."""
+        :math:`f_c` the contact forces on prescribed master nodes; and the work
+        of the prescribed motions (moving supports and obstacles),
+        :math:`W_c \mathrel{+}= \tfrac12 (R_n + R_{n+1}) \cdot (u_{c,n+1} - u_{c,n})`
+        (J per unit thickness), which enters the energy balance like the work
+        of the loads."""
         s = self.system
         u = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)
         balance = s.K @ u - s.force(state.t) + s.M @ s.expand(state.a, prescribed=False)
@@ -114,6 +118,13 @@ class MeasureRecorder:
             contact[2 * self.boundary_nodes] = sol.forces[:, 0]
             contact[2 * self.boundary_nodes + 1] = sol.forces[:, 1]
             balance -= contact
+        if s.motions:
+            dofs = np.unique(np.concatenate([m.dofs for m in s.motions]))
+            r_new, u_new = balance[dofs], u[dofs]
+            previous = getattr(self, "_motion_state", None)
+            work = 0.0 if previous is None else previous[2] + 0.5 * float((previous[0] + r_new) @ (u_new - previous[1]))
+            self._motion_state = (r_new, u_new, work)
+            row["work_motions"] = work
         for name, dofs in self.reactions.items():
             row[f"{name}:reaction_x"] = float(balance[dofs[dofs % 2 == 0]].sum())
             row[f"{name}:reaction_y"] = float(balance[dofs[dofs % 2 == 1]].sum())

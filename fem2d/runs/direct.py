@@ -125,8 +125,11 @@ def run_direct(case: Case, progress: Callable[[float], None] | None = None):
             raise ConvergenceError(f"{exc}; before that, {left[0]}") from None
         raise
     series = history.arrays()
-    quantities = direct_quantities(case, series)
     measured = measures.arrays()
+    if "work_motions" in measured:  # moving supports and obstacles work like loads
+        series["work_loads"] = series["work_loads"] + measured["work_motions"]
+        series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
+    quantities = direct_quantities(case, series)
     post = case.settings["post"]
     quantities.update(
         measured_quantities(
