@@ -1,23 +1,80 @@
 """fem2d: 2D finite-element contact dynamics, validated against code_aster's SDNV104, SDND104 and SDND101.
 
+Run a case file::
+
     >>> import fem2d
     >>> result = fem2d.run("sdnv104a", {"time.dt": 0.005})
     >>> result.quantities["x_at_1.70"], result.passed
+
+or compose the same model in Python::
+
+    >>> ramp = fem2d.PiecewiseLinear((0.0, 0.07), (0.0, 1.0))
+    >>> model = fem2d.Model(
+    ...     fem2d.mesh.sliding_block(),
+    ...     bodies=[fem2d.Body("PATIN", E=2.1e11, nu=0.0, rho=7000.0), fem2d.Body("BATI", E=1e11, nu=0.0, rho=0.0)],
+    ...     supports=[fem2d.Support("BATI"), fem2d.Support("R1"), fem2d.Support("R2")],
+    ...     springs=[fem2d.Spring("RESLAT", k_axial=12e3)],
+    ...     loads=[fem2d.Pressure("FSUP", 7e4, ramp), fem2d.Pressure("FLAT", 2e5, ramp)],
+    ...     contacts=[fem2d.Contact("LESC", "LMAI", mu=0.3)],
+    ... )
+    >>> result = fem2d.DirectAnalysis(model, fem2d.TimeStepping(dt=0.01, end=3.5),
+    ...                               fem2d.NewmarkScheme.generalized_alpha(0.7),
+    ...                               report=fem2d.Report("A", "dx", at_times=[1.7])).run()
+
+Every name is imported when first used: ``import fem2d`` stays cheap.
 """
+
+from __future__ import annotations
+
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = ["Result", "__version__", "load_case", "run"]
+#: Public name -> the module that defines it.
+_WHERE = {
+    "run": "fem2d.runs.result",
+    "Result": "fem2d.runs.result",
+    "load_case": "fem2d.case.loading",
+    "DirectAnalysis": "fem2d.runs.direct",
+    "ModalAnalysis": "fem2d.runs.modal",
+    "NewmarkScheme": "fem2d.dynamics.schemes",
+    "LagrangeFormulation": "fem2d.contact.lagrange",
+    "PenaltyFormulation": "fem2d.contact.penalty",
+    "ContinuousFormulation": "fem2d.contact.continuous",
+    "read_mesh": "fem2d.mesh.io",
+    **{
+        name: "fem2d.model"
+        for name in (
+            "Body",
+            "BodyForce",
+            "BaseAcceleration",
+            "Constant",
+            "Contact",
+            "GroundSpring",
+            "InitialCondition",
+            "Model",
+            "NodalObstacle",
+            "PiecewiseLinear",
+            "PointForce",
+            "PointMass",
+            "Pressure",
+            "Report",
+            "Sine",
+            "Spring",
+            "Support",
+            "TimeStepping",
+            "Traction",
+        )
+    },
+}
+
+__all__ = ["__version__", *sorted(_WHERE)]
 
 
 def __getattr__(name: str):
     # lazy: `import fem2d` stays cheap for the CLI's --help and for workers
-    if name in ("run", "Result"):
-        from fem2d.runs import result as runner
-
-        return getattr(runner, name)
-    if name == "load_case":
-        from fem2d.case.loading import load_case
-
-        return load_case
+    if name in _WHERE:
+        return getattr(importlib.import_module(_WHERE[name]), name)
+    if name in ("mesh", "model"):  # fem2d.mesh.sliding_block(...) without importing the submodule first
+        return importlib.import_module("fem2d.mesh")
     raise AttributeError(f"module 'fem2d' has no attribute {name!r}")

@@ -107,7 +107,7 @@ def _cmd_run(args) -> int:
     if not result.checks:
         print("no reference for these settings: nothing checked")
     if args.vtu is not None:
-        print(f"wrote {out / (case.name + '.pvd')} ({len(result.fields['snapshots']['time'])} VTU files)")
+        print(f"wrote {out / (case.name + '.pvd')} ({len(result.fields.snapshots)} VTU files)")
     print(f"wall time {result.timing['wall_s']:.3f} s; wrote {', '.join(str(p) for p in written)}")
     for warning in result.warnings:
         print(f"fem2d run: warning: {case.name}: {warning}", file=sys.stderr)

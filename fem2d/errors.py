@@ -18,6 +18,27 @@ class InputError(Fem2dError):
     """A case file, an override or a mesh does not say what fem2d needs."""
 
 
+class ModelError(InputError):
+    """A model object holds a value the model cannot use.
+
+    ``owner`` is the object at fault (a :class:`~fem2d.model.bodies.Body`, a
+    :class:`~fem2d.model.contact.Contact`...) and ``field`` the name of its
+    attribute; the message reads ``Body('PATIN').rho: ...``. The case layer
+    maps ``(owner, field)`` back to the TOML key the user wrote.
+    """
+
+    def __init__(self, owner: object, field: str, message: str) -> None:
+        self.owner, self.field, self.message = owner, field, message
+        super().__init__(f"{describe(owner)}.{field}: {message}")
+
+
+def describe(owner: object) -> str:
+    """A short name of a model object for messages: ``Body('PATIN')``, ``Model``."""
+    group = getattr(owner, "group", None)
+    name = type(owner).__name__
+    return f"{name}({group!r})" if isinstance(group, str) else name
+
+
 class MeshError(InputError):
     """A mesh is unusable: missing group, inverted or degenerate element..."""
 

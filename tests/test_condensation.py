@@ -6,14 +6,13 @@ import numpy as np
 import pytest
 
 import fem2d
-from fem2d.case.build import build_system
+from fem2d.case.build import build_system, contact_method, scheme_of
 from fem2d.case.loading import load_case
 from fem2d.dynamics.condensation import SchurCondensation, SolveCondensation, condensation
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.stepper import NewmarkStepper, integrate
 from fem2d.linalg import get_solver, solver_names
 from fem2d.linalg.base import SolverBackend
-from fem2d.runs.direct import formulation_options, scheme_of
 
 DT = 0.01
 
@@ -26,7 +25,7 @@ def dense_k_eff(case, system, dt):
 def block():
     """SDNV104 A at level 0 (72 free dofs, 6 slave nodes on a fixed master) and its dense K_eff."""
     case = load_case("sdnv104a")
-    system, _ = build_system(case)
+    system = build_system(case)
     return case, system, dense_k_eff(case, system, DT)
 
 
@@ -136,12 +135,9 @@ class FailOnce:
 
 
 def test_factorisation_happens_once_per_step_size_however_many_newton_iterations(block):
-    from fem2d.contact import make_formulation
-
     case, system, _ = block
     counting = Counting()
-    options = formulation_options(case.settings["contact"], system.young_modulus)
-    formulation = FailOnce(make_formulation("lagrange", **options), fail_at=12)
+    formulation = FailOnce(contact_method(case.settings["contact"]), fail_at=12)
     coupling = ContactCoupling(system, system.zones[0], formulation)
     stepper = NewmarkStepper(system, scheme_of(case), counting.backend(), coupling)
     state = stepper.initial_state()
@@ -163,12 +159,10 @@ def test_a_default_run_factorises_once():
 def test_per_step_size_caches_are_bounded(block):
     """Factorisations and condensations are kept for the last CAPACITY step sizes only: a run
     cutting its step at many different sizes does not keep one factorisation per size."""
-    from fem2d.contact import make_formulation
     from fem2d.dynamics.stepsizes import CAPACITY
 
     case, system, _ = block
-    options = formulation_options(case.settings["contact"], system.young_modulus)
-    coupling = ContactCoupling(system, system.zones[0], make_formulation("lagrange", **options))
+    coupling = ContactCoupling(system, system.zones[0], contact_method(case.settings["contact"]))
     stepper = NewmarkStepper(system, scheme_of(case), get_solver("superlu"), coupling)
     sizes = [DT / 5**k for k in range(CAPACITY + 2)]
     for dt in sizes:

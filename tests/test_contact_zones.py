@@ -98,8 +98,8 @@ def bar_case(tmp_path):
 
 def momentum(result) -> np.ndarray:
     """(P_x, P_y) of everything that moves (kg m/s per metre of thickness)."""
-    system = result.fields["system"]
-    p = system.expand(system.M_free @ result.fields["final_state"].v, prescribed=False)
+    system = result.fields.system
+    p = system.expand(system.M_free @ result.fields.final_state.v, prescribed=False)
     return np.array([p[0::2].sum(), p[1::2].sum()])
 
 
@@ -186,8 +186,8 @@ at_times = [0.05, 0.1]
         + '[[contact]]\nslave = "HALF_R"\nmaster = "BASE_TOP"\nmu = 0.3\n'
     )
     a, b = run(str(one)), run(str(two))
-    ua = a.fields["final_state"].u
-    ub = b.fields["final_state"].u
+    ua = a.fields.final_state.u
+    ub = b.fields.final_state.u
     assert np.abs(ua).max() > 1e-3  # it slid
     assert np.abs(ub - ua).max() <= 1e-8 * np.abs(ua).max()
     assert b.quantities["x_at_0.05"] == pytest.approx(a.quantities["x_at_0.05"], rel=1e-8)
@@ -273,7 +273,7 @@ def test_two_free_bars_a_deformable_moving_master(tmp_path):
     path = tmp_path / "bars.toml"
     path.write_text(TWO_BARS.format(mesh=mesh))
     result = run(str(path))
-    system, v = result.fields["system"], result.fields["final_state"].v
+    system, v = result.fields.system, result.fields.final_state.v
     p = system.expand(system.M_free @ v, prescribed=False)
     mass = 0.1
     struck = np.unique(system.mesh.group("STRUCK").nodes)

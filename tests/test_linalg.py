@@ -19,7 +19,7 @@ def _stiffness():
     from fem2d.case.build import build_system
     from fem2d.case.loading import load_case
 
-    system, _ = build_system(load_case("sdnv104d"))
+    system = build_system(load_case("sdnv104d"))
     return (system.K_free + system.M_free * (1 / (0.25 * 0.01**2))).tocsr()
 
 

@@ -49,18 +49,19 @@ def test_energy_conservation_on_an_elastic_body():
     no friction). The tolerance is looser than for one dof: the block slides
     8 m through K ~ 1e11 N/m, so even the accumulated internal force K u
     carries round-off (computed afresh, 1/2 u^T K u would carry ~1e-2 J)."""
-    from fem2d.case.build import build_system
+    from fem2d.case.build import build_analysis
     from fem2d.case.loading import load_case
     from fem2d.dynamics.history import DirectHistory
 
-    system, info = build_system(load_case("sdnv104a", {"contact.slave": "LESC"}))
+    analysis = build_analysis(load_case("sdnv104a", {"contact.slave": "LESC"})).analysis
+    system = analysis.model.assemble()
     system.zones.clear()
     system.fixed = np.union1d(system.fixed, 2 * system.mesh.group_nodes("LESC") + 1)
     system.fixed_values = np.zeros(len(system.fixed))
     for key in ("free", "free_index", "K_free", "M_free", "C_free", "_lift"):
         system.__dict__.pop(key, None)
     stepper = NewmarkStepper(system, NewmarkScheme(), get_solver("superlu"))
-    history = DirectHistory(system, info["report_dof"])
+    history = DirectHistory(system, analysis.report.dof(system.mesh))
     state = stepper.initial_state()
     history.start(state)
     integrate(stepper, state, 1.0, 0.001, history.on_step)

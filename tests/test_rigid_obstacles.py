@@ -75,9 +75,9 @@ def test_a_bar_on_a_plane_obstacle_moves_as_on_a_meshed_wall(tmp_path):
     plane at the wall's face: the same motion to round-off."""
     wall = run(write_case(tmp_path, WALL, name="wall"))
     plane = run(write_case(tmp_path, PLANE.format(motion=""), name="plane"))
-    u_wall, u_plane = wall.fields["final_state"].u, plane.fields["final_state"].u
+    u_wall, u_plane = wall.fields.final_state.u, plane.fields.final_state.u
     assert wall.histories["normal_force"].max() > 0.5  # it hit (E A v0 / c = 1 N)
-    assert np.abs(plane.fields["final_state"].v - wall.fields["final_state"].v).max() < 1e-9
+    assert np.abs(plane.fields.final_state.v - wall.fields.final_state.v).max() < 1e-9
     assert np.abs(u_plane - u_wall).max() < 1e-11
     for t in ("0.10", "0.20", "0.30"):
         assert plane.quantities[f"x_at_{t}"] == pytest.approx(wall.quantities[f"x_at_{t}"], abs=1e-11)
@@ -165,7 +165,7 @@ def test_a_support_moving_with_a_displacement_history_drags_the_body_rigidly(tmp
     result = run(path)
     for t in (0.1, 0.2, 0.3):
         assert result.quantities[f"x_at_{t:.2f}"] == pytest.approx(t, abs=1e-12)
-    system, final = result.fields["system"], result.fields["final_state"]
+    system, final = result.fields.system, result.fields.final_state
     u = system.expand(final.u, prescribed=False) + system.prescribed_at(final.t)
     assert np.abs(u[0::2] - 0.3).max() < 1e-12 and np.abs(u[1::2]).max() < 1e-12
     # with a consistent mass the moving dofs' inertia would be lost: refused

@@ -110,7 +110,7 @@ def test_contact_moment_balances_the_friction_moment():
     inertia leave the contact forces the moment -T/2 (T the total friction
     force), whatever the position. Checked at quiet instants."""
     r = run("sdnv104a")
-    zone = r.fields["system"].zones[0]
+    zone = r.fields.system.zones[0]
     x = zone.reference[: zone.n_slave, 0]
     h = r.histories
     for t_check in (0.5, 1.0, 1.5, 2.5, 3.0):
@@ -127,7 +127,7 @@ def test_pressure_under_the_block_at_rest_is_uniform(case, method):
     function) is 7e4 Pa everywhere (nu = 0). While it slides it cannot be
     uniform: friction tilts it (see the moment test)."""
     r = run(case, loads__1__value=0.0, contact__method=method, time__end=0.3)
-    system = r.fields["system"]
+    system = r.fields.system
     zone = system.zones[0]
     forces, w = r.histories["slave_normal_force"][-1], slave_weights(zone)
     mean = forces.sum() / w.sum()

@@ -18,12 +18,12 @@ def beam():
 
 
 def test_snapshots_follow_the_stride(beam):
-    snaps = beam.fields["snapshots"]
-    assert snaps["row"].tolist() == [0, 10, 20, 30, 40]
-    assert np.allclose(snaps["time"], [0.0, 0.005, 0.01, 0.015, 0.02])
+    snaps = beam.fields.snapshots
+    assert snaps.row.tolist() == [0, 10, 20, 30, 40]
+    assert np.allclose(snaps.time, [0.0, 0.005, 0.01, 0.015, 0.02])
     # the reported dof of the history is the same number as in the snapshot
-    dof = beam.fields["info"]["report_dof"]
-    assert np.array_equal(snaps["u"][:, dof], beam.histories["u"][snaps["row"]])
+    dof = beam.fields.report_dof
+    assert np.array_equal(snaps.u[:, dof], beam.histories["u"][snaps.row])
 
 
 def test_series_reads_back_in_meshio_and_pvd_lists_every_file(beam, tmp_path):
@@ -35,12 +35,12 @@ def test_series_reads_back_in_meshio_and_pvd_lists_every_file(beam, tmp_path):
     assert [float(d.get("timestep")) for d in sets] == pytest.approx([0.0, 0.005, 0.01, 0.015, 0.02])
     files = [d.get("file") for d in sets]
     assert files == [f"vtu/cantilever_{k:04d}.vtu" for k in range(5)]
-    snaps = beam.fields["snapshots"]
-    mesh = beam.fields["system"].mesh
+    snaps = beam.fields.snapshots
+    mesh = beam.fields.system.mesh
     last = meshio.read(tmp_path / files[-1])
     assert [c.type for c in last.cells] == ["quad8"] and len(last.cells[0].data) == 80
     assert np.array_equal(last.cells[0].data, mesh.group("BODY").nodes)
-    u = snaps["u"][-1]
+    u = snaps.u[-1]
     disp = last.point_data["displacement"]
     assert disp.shape == (mesh.n_nodes, 3) and np.array_equal(disp[:, 0], u[0::2]) and not np.any(disp[:, 2])
     D = elasticity_matrix(2.1e11, 0.0, "plane_stress")
@@ -68,16 +68,16 @@ def test_run_without_snapshots_is_refused(tmp_path):
                                                           1 / 15, 2 / 15, 1 / 15, 2 / 15, 1 / 30])])
 def test_contact_pressure_in_the_series(tmp_path, element, expected):
     result = fem2d.run("sdnv104a", {"time.end": 0.2, "report.snapshots": 5, "mesh.element": element})
-    system = result.fields["system"]
+    system = result.fields.system
     zone = system.zones[0]
-    areas = slave_areas(system, result.case)
+    areas = slave_areas(result.fields.model, system)
     order = np.argsort(system.mesh.points[zone.slave_nodes, 0])
     assert np.allclose(areas[order], expected)  # L/2 per SEG2 end; L/6, 2L/3 on SEG3
     pvd = write_vtu_series(result, tmp_path)
     files = [d.get("file") for d in ET.parse(pvd).getroot().iter("DataSet")]
     last = meshio.read(tmp_path / files[-1])
     p = last.point_data["contact_pressure"]
-    forces = result.histories["slave_normal_force"][result.fields["snapshots"]["row"][-1]]
+    forces = result.histories["slave_normal_force"][result.fields.snapshots.row[-1]]
     assert np.allclose(p[zone.slave_nodes], forces / areas)
     assert not np.any(np.delete(p, zone.slave_nodes))
     # after the ramp the block carries its 7e4 N weight (up to its vertical vibration): about 70 kPa on 1 m

@@ -1,47 +1,105 @@
-"""From a case's settings to an assembled :class:`~fem2d.model.system.System`.
+"""From a case's settings to model objects: the only code that reads settings.
 
-The model is what code_aster's AFFE_MODELE / AFFE_MATERIAU / AFFE_CARA_ELEM /
-AFFE_CHAR_MECA say: the mesh, the elastic bodies and their materials, the
-discrete elements (springs, point masses), the supports, the loads and their
-time functions, and the contact zones. Everything is assembled vectorised over
-cells into CSR matrices on interleaved dofs (2 per node).
+A case file says what code_aster's command file says; this module turns its
+resolved settings into the objects a user would compose in Python
+(:mod:`fem2d.model`: bodies, supports, loads, springs, point masses, initial
+conditions, contact zones, the report, the time grid) and the analysis that
+runs them (:class:`~fem2d.runs.direct.DirectAnalysis` or
+:class:`~fem2d.runs.modal.ModalAnalysis`).
+
+Objects below this layer name themselves and their field in their errors
+(:class:`~fem2d.errors.ModelError`); :class:`CaseKeys` remembers which key of
+the case each object came from and turns such an error into the one-line
+:class:`~fem2d.errors.InputError` naming the file and the key the user wrote.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-import scipy.sparse as sp
+from typing import Any, TypeVar
 
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
-from fem2d.contact.obstacles import plane_extent, plane_segment
-from fem2d.contact.problem import make_zone
-from fem2d.contact.search import orient_on_mesh
-from fem2d.errors import InputError, MeshError
-from fem2d.fe import (
-    assemble_matrix,
-    body_force_load,
-    elasticity_matrix,
-    mass_matrices,
-    node_dofs,
-    point_force_load,
-    point_mass_matrices,
-    point_spring_matrices,
-    pressure_load,
-    spring_matrices,
-    stiffness_matrices,
-    traction_load,
-)
+from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
+from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
-from fem2d.mesh.mesh import CellBlock
-from fem2d.model.system import Load, Motion, System
+from fem2d.model.bodies import Body
+from fem2d.model.contact import Contact, RigidPlane
+from fem2d.model.discrete import GroundSpring, PointMass, Spring
+from fem2d.model.excitation import BaseAcceleration
+from fem2d.model.initial import InitialCondition
+from fem2d.model.loads import BodyForce, PointForce, Pressure, Traction
+from fem2d.model.model import Model
+from fem2d.model.obstacles import NodalObstacle
+from fem2d.model.report import Report
+from fem2d.model.stepping import TimeStepping
+from fem2d.model.supports import Support
+from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
+from fem2d.runs.direct import DirectAnalysis
+from fem2d.runs.modal import ModalAnalysis
 
-COMPONENT = {"dx": 0, "dy": 1}
+T = TypeVar("T")
+
+#: Load types of the case format and the objects they become.
+LOAD_TYPES = {"pressure": Pressure, "traction": Traction, "body": BodyForce, "force": PointForce}
+
+
+@dataclass
+class CaseKeys:
+    """Which key of the case each model object's fields came from.
+
+    A field maps to ``prefix.field`` unless ``rename`` says otherwise; a
+    renamed key holding a dot is a full key (``model.thickness`` for a body's
+    thickness).
+    """
+
+    case: Case
+    _owners: dict[int, tuple[object, str, Mapping[str, str]]] = field(default_factory=dict)
+
+    def key(self, prefix: str, rename: Mapping[str, str], name: str) -> str:
+        key = rename.get(name, name)
+        if "." in key or not prefix:
+            return key
+        return f"{prefix}.{key}"
+
+    def make(self, cls: type[T], prefix: str, rename: Mapping[str, str] | None = None, **values: Any) -> T:
+        """``cls(**values)``, remembered under ``prefix``; an error of its
+        checks names the case key."""
+        rename = rename or {}
+        try:
+            obj = cls(**values)
+        except ModelError as exc:
+            raise self.case.error(self.key(prefix, rename, exc.field), exc.message) from None
+        return self.remember(obj, prefix, rename)
+
+    def remember(self, obj: T, prefix: str, rename: Mapping[str, str] | None = None) -> T:
+        """Remember that ``obj``'s fields came from the keys under ``prefix``."""
+        self._owners[id(obj)] = (obj, prefix, rename or {})
+        return obj
+
+    @contextmanager
+    def translate(self) -> Iterator[None]:
+        """Turn a :class:`ModelError` about a remembered object into an InputError naming its key."""
+        try:
+            yield
+        except ModelError as exc:
+            entry = self._owners.get(id(exc.owner))
+            if entry is None or entry[0] is not exc.owner:
+                raise InputError(f"{self.case.where}: {exc}") from None
+            _, prefix, rename = entry
+            raise self.case.error(self.key(prefix, rename, exc.field), exc.message) from None
+
+
+@dataclass
+class BuiltCase:
+    """A case turned into an analysis, and the keys its objects came from."""
+
+    analysis: DirectAnalysis | ModalAnalysis
+    keys: CaseKeys
 
 
 def build_mesh(case: Case) -> Mesh:
@@ -102,135 +160,66 @@ def time_function(case: Case, name: str, key: str | None = None) -> TimeFunction
         raise case.error(key, str(exc).split(": ", 1)[-1]) from None
 
 
-def _group(case: Case, mesh: Mesh, key: str, name: str, dimension: int | None = None):
-    """A mesh group, with errors naming the case key."""
-    try:
-        block = mesh.group(name)
-    except MeshError as exc:
-        raise case.error(key, str(exc)) from None
-    if dimension is not None and block.dimension != dimension:
-        kinds = {0: "nodes", 1: "edges", 2: "cells"}
-        raise case.error(key, f"group {name!r} holds {block.kind} cells; expected {kinds[dimension]}")
-    return block
-
-
-def build_system(case: Case) -> tuple[System, dict[str, Any]]:
-    """Assemble the case's System; also returns ``info`` (report dof, groups...)."""
+def build_model(case: Case, keys: CaseKeys) -> Model:
+    """The case's :class:`Model`: mesh, bodies, supports, springs, point
+    masses, loads, initial conditions and contact zones."""
     s = case.settings
-    mesh, planes = with_rigid_planes(case, build_mesh(case))
-    n_dofs = 2 * mesh.n_nodes
-    hypothesis, thickness = s["model"]["hypothesis"], s["model"]["thickness"]
-    lumping = "lumped" if s["model"]["lumped_mass"] else "consistent"
+    mesh = build_mesh(case)
+    section = {"hypothesis": "model.hypothesis", "thickness": "model.thickness", "lumped_mass": "model.lumped_mass"}
+    bodies = [
+        keys.make(Body, f"materials[{i}]", section, group=mat["group"], E=mat["E"], nu=mat["nu"], rho=mat["rho"],
+                  hypothesis=s["model"]["hypothesis"], thickness=s["model"]["thickness"],
+                  lumped_mass=s["model"]["lumped_mass"], rayleigh=tuple(mat["rayleigh"]))
+        for i, mat in enumerate(s["materials"])
+    ]
+    supports = [
+        keys.make(Support, f"supports[{i}]", {"components": "dofs"}, group=sup["group"],
+                  components=tuple(sup["dofs"]), value=sup["value"],
+                  function=None if sup["function"] == "constant"
+                  else time_function(case, sup["function"], f"supports[{i}].function"))
+        for i, sup in enumerate(s["supports"])
+    ]
+    springs: list[Spring | GroundSpring] = [
+        keys.make(Spring, f"springs[{i}]", group=sp["group"], k_axial=sp["k_axial"], k_transverse=sp["k_transverse"])
+        for i, sp in enumerate(s["springs"])
+    ]
+    springs += [
+        keys.make(GroundSpring, f"nodal[{i}]", group=nodal["group"], stiffness=tuple(nodal["stiffness"]))
+        for i, nodal in enumerate(s["nodal"])
+    ]
+    masses = [
+        keys.make(PointMass, f"nodal[{i}]", group=nodal["group"], mass=nodal["mass"])
+        for i, nodal in enumerate(s["nodal"])
+    ]
+    loads = []
+    for i, load in enumerate(s["loads"]):
+        cls = LOAD_TYPES[load["type"]]
+        amount = {"value": load["value"]} if cls is Pressure else {"vector": tuple(load["vector"])}
+        loads.append(keys.make(cls, f"loads[{i}]", group=load["group"], function=time_function(case, load["function"]),
+                               **amount))
+    initial = [
+        keys.make(InitialCondition, f"initial[{i}]", group=init["group"], velocity=tuple(init["velocity"]),
+                  displacement=tuple(init["displacement"]))
+        for i, init in enumerate(s["initial"])
+    ]
+    contacts = [
+        keys.make(Contact, contact_key(case, i, ""), slave=c["slave"], master=contact_master(case, i, c, keys),
+                  mu=c["mu"], method=contact_method(c), name=c.get("name") or "")
+        for i, c in contact_zone_tables(case)
+    ]
+    model = Model(mesh, bodies, supports, loads, springs, masses, initial, contacts)
+    return keys.remember(model, "", MODEL_KEYS)
 
-    k_blocks, m_blocks, dof_blocks = [], [], []
-    body_modulus: dict[str, float] = {}
-    for i, mat in enumerate(s["materials"]):
-        block = _group(case, mesh, f"materials[{i}].group", mat["group"], 2)
-        D = elasticity_matrix(mat["E"], mat["nu"], hypothesis)
-        k_blocks.append(stiffness_matrices(mesh.points, block, D, thickness, group=mat["group"]))
-        m_blocks.append(mass_matrices(mesh.points, block, mat["rho"], thickness, lumping, group=mat["group"]))
-        dof_blocks.append(node_dofs(block.nodes))
-        body_modulus[mat["group"]] = mat["E"]
-    K_body = assemble_matrix(k_blocks, dof_blocks, n_dofs) if k_blocks else sp.csr_matrix((n_dofs, n_dofs))
-    M = assemble_matrix(m_blocks, dof_blocks, n_dofs) if m_blocks else sp.csr_matrix((n_dofs, n_dofs))
-    C = rayleigh_damping(s["materials"], k_blocks, m_blocks, dof_blocks, n_dofs)
 
-    ks_blocks, ks_dofs = [], []
-    for i, spring in enumerate(s["springs"]):
-        block = _group(case, mesh, f"springs[{i}].group", spring["group"], 1)
-        if block.kind != "seg2":
-            raise case.error(
-                f"springs[{i}].group",
-                f"group {spring['group']!r} of {mesh.source} holds {block.kind} cells; springs need seg2 cells",
-            )
-        k_axial, k_transverse = spring["k_axial"], spring["k_transverse"]
-        ks_blocks.append(spring_matrices(mesh.points, block, k_axial, k_transverse, spring["group"]))
-        ks_dofs.append(node_dofs(block.nodes))
-    mn_blocks, mn_dofs = [], []
-    for i, nodal in enumerate(s["nodal"]):
-        block = _group(case, mesh, f"nodal[{i}].group", nodal["group"], 0)
-        kx, ky = nodal["stiffness"]
-        ks_blocks.append(point_spring_matrices(block, kx, ky))
-        ks_dofs.append(node_dofs(block.nodes))
-        mn_blocks.append(point_mass_matrices(block, nodal["mass"]))
-        mn_dofs.append(node_dofs(block.nodes))
-    K_springs = assemble_matrix(ks_blocks, ks_dofs, n_dofs) if ks_blocks else sp.csr_matrix((n_dofs, n_dofs))
-    if mn_blocks:
-        M = M + assemble_matrix(mn_blocks, mn_dofs, n_dofs)
+#: The case key of each list of a :class:`Model`.
+MODEL_KEYS = {"bodies": "materials", "supports": "supports", "loads": "loads", "springs": "springs",
+              "masses": "nodal", "initial": "initial", "contacts": "contact"}
 
-    fixed_dofs, fixed_values, motions = [], [], []
-    for i, sup in enumerate(s["supports"]):
-        nodes = np.unique(_group(case, mesh, f"supports[{i}].group", sup["group"]).nodes)
-        for comp in sup["dofs"]:
-            dofs = 2 * nodes + COMPONENT[comp]
-            fixed_dofs.append(dofs)
-            if sup["function"] == "constant":
-                fixed_values.append(np.full(len(nodes), sup["value"]))
-            else:
-                fixed_values.append(np.zeros(len(nodes)))
-                function = time_function(case, sup["function"], f"supports[{i}].function")
-                motions.append(Motion(dofs, np.full(len(nodes), sup["value"]), function, f"support {sup['group']}"))
-    for plane in planes:
-        fixed_dofs.append(plane.dofs)
-        fixed_values.append(np.zeros(len(plane.dofs)))
-        if plane.motion is not None:
-            motions.append(plane.motion)
-    fixed = np.concatenate(fixed_dofs) if fixed_dofs else np.zeros(0, dtype=np.int64)
-    values = np.concatenate(fixed_values) if fixed_values else np.zeros(0)
-    fixed, first = np.unique(fixed, return_index=True)
-    values = values[first]
 
-    loads = [_load(case, mesh, i, load, thickness) for i, load in enumerate(s["loads"])]
-
-    initial_velocity = initial_displacement = None
-    for i, init in enumerate(s["initial"]):
-        nodes = np.unique(_group(case, mesh, f"initial[{i}].group", init["group"]).nodes)
-        if initial_velocity is None:
-            initial_velocity, initial_displacement = np.zeros(n_dofs), np.zeros(n_dofs)
-        for c in range(2):
-            initial_velocity[2 * nodes + c] = init["velocity"][c]
-            initial_displacement[2 * nodes + c] = init["displacement"][c]
-    if initial_displacement is not None and not np.any(initial_displacement):
-        initial_displacement = None
-
-    zones, zone_moduli = contact_zones(case, mesh, body_modulus, planes)
-    system = System(
-        mesh=mesh,
-        K=(K_body + K_springs).tocsr(),
-        M=M.tocsr(),
-        K_springs=K_springs.tocsr(),
-        fixed=fixed,
-        fixed_values=values,
-        loads=loads,
-        C=C,
-        initial_velocity=initial_velocity,
-        initial_displacement=initial_displacement,
-        motions=motions,
-        zones=zones,
-        young_modulus=zone_moduli[0] if zone_moduli else 0.0,
-    )
-    _check_free_mass(case, system)
-    _check_motions(case, system)
-    info: dict[str, Any] = {"mesh": mesh, "zone_moduli": zone_moduli, "bodies": {}}
-    for i, name in enumerate(s["report"]["bodies"]):
-        info["bodies"][name] = np.unique(_group(case, mesh, f"report.bodies[{i}]", name, 2).nodes)
-    info["reactions"] = {}
-    for i, name in enumerate(s["report"]["reactions"]):
-        nodes = np.unique(_group(case, mesh, f"report.reactions[{i}]", name).nodes)
-        dofs = np.concatenate([2 * nodes, 2 * nodes + 1])
-        dofs = dofs[np.isin(dofs, system.fixed)]
-        if not len(dofs):
-            raise case.error(f"report.reactions[{i}]", f"group {name!r} has no prescribed dof ([[supports]])")
-        info["reactions"][name] = dofs
-    node = s["report"].get("node")
-    if node is not None:
-        block = _group(case, mesh, "report.node", node)
-        nodes = np.unique(block.nodes)
-        if len(nodes) != 1:
-            raise case.error("report.node", f"group {node!r} has {len(nodes)} nodes; expected one")
-        info["report_node"] = int(nodes[0])
-        info["report_dof"] = int(2 * nodes[0] + COMPONENT[s["report"]["component"]])
-    return system, info
+#: Where the fields of a direct analysis and its report come from, outside their own table.
+DIRECT_KEYS = {"scheme": "time.scheme", "modified_mass": "time.scheme", "solver": "solver.linear"}
+POST_KEYS = {"window": "post.window", "impact_threshold": "post.threshold", "impact_quiet": "post.quiet",
+             "energy_tolerance": "post.energy_tolerance"}
 
 
 def contact_tables(settings: dict) -> list[dict]:
@@ -241,153 +230,141 @@ def contact_tables(settings: dict) -> list[dict]:
 
 def contact_key(case: Case, index: int, key: str) -> str:
     """The dotted key of a contact setting, as the case file spells it
-    (``contact.mu`` for a lone table, ``contact[1].mu`` in a list)."""
-    return f"contact[{index}].{key}" if isinstance(case.settings["contact"], list) else f"contact.{key}"
+    (``contact.mu`` for a lone table, ``contact[1].mu`` in a list; the
+    table itself for an empty ``key``)."""
+    table = f"contact[{index}]" if isinstance(case.settings["contact"], list) else "contact"
+    return f"{table}.{key}" if key else table
 
 
-@dataclass(frozen=True)
-class RigidPlane:
-    """The two prescribed end nodes (group ``group``) standing for zone
-    ``zone``'s plane master (:mod:`fem2d.contact.obstacles`), their dofs, and
-    their motion (None: fixed)."""
+def contact_master(case: Case, index: int, table: dict, keys: CaseKeys) -> str | RigidPlane:
+    """A zone's master: its edge group, or the rigid plane of ``[contact.plane]``."""
+    plane = table.get("plane")
+    if plane is None:
+        return table["master"]
+    function = Constant(1.0)
+    if any(plane["displacement"]):
+        function = time_function(case, plane["function"], contact_key(case, index, "plane.function"))
+    return keys.make(RigidPlane, contact_key(case, index, "plane"), point=tuple(plane["point"]),
+                     normal=tuple(plane["normal"]), displacement=tuple(plane["displacement"]), function=function)
 
-    zone: int
-    group: str
-    dofs: np.ndarray
-    motion: Motion | None
 
-
-def with_rigid_planes(case: Case, mesh: Mesh) -> tuple[Mesh, list[RigidPlane]]:
-    """The mesh with a two-node segment added for every ``[contact.plane]``."""
+def contact_zone_tables(case: Case) -> list[tuple[int, dict]]:
+    """The tables that define a contact zone, with their index, checked:
+    slave and master (an edge group or a plane) both given, zone names distinct."""
     tables = tables_of(case.settings["contact"])
-    if not any(c.get("plane") is not None for c in tables):
-        return mesh, []
-    extent = plane_extent(mesh.points)
-    points, groups, planes = [mesh.points], dict(mesh.groups), []
-    n = mesh.n_nodes
+    zones, names = [], {}
     for i, c in enumerate(tables):
-        plane = c.get("plane")
-        if plane is None:
-            continue
-        if c.get("master") is not None:
-            raise case.error(contact_key(case, i, "plane"), "give either a master edge group or a plane, not both")
-        try:
-            ends = plane_segment(plane["point"], plane["normal"], extent)
-        except InputError as exc:
-            raise case.error(contact_key(case, i, "plane.normal"), str(exc)) from None
-        group = f"{c.get('name') or c.get('slave')}:plane"
-        groups[group] = CellBlock("seg2", [[n, n + 1]])
-        points.append(ends)
-        dofs = np.array([2 * n, 2 * n + 1, 2 * n + 2, 2 * n + 3])
-        motion = None
-        if any(plane["displacement"]):
-            function = time_function(case, plane["function"], contact_key(case, i, "plane.function"))
-            motion = Motion(dofs, np.tile(plane["displacement"], 2), function, f"plane of {group}")
-        planes.append(RigidPlane(i, group, dofs, motion))
-        n += 2
-    return Mesh(np.vstack(points), groups, mesh.source), planes
-
-
-def rayleigh_damping(materials: list[dict], k_blocks, m_blocks, dof_blocks, n_dofs: int) -> sp.csr_matrix | None:
-    r"""Rayleigh damping body by body, :math:`C = \sum_b (a_M M_b + a_K K_b)`
-    (``materials[].rayleigh = [a_M, a_K]``); None when every body is undamped."""
-    c_blocks, c_dofs = [], []
-    for mat, k, m, dofs in zip(materials, k_blocks, m_blocks, dof_blocks):
-        a_m, a_k = mat["rayleigh"]
-        if a_m or a_k:
-            c_blocks.append(a_m * m + a_k * k)
-            c_dofs.append(dofs)
-    return assemble_matrix(c_blocks, c_dofs, n_dofs).tocsr() if c_blocks else None
-
-
-def contact_zones(
-    case: Case, mesh: Mesh, body_modulus: dict[str, float], planes: list[RigidPlane] = ()
-) -> tuple[list, list[float]]:
-    """The contact zones of the ``[contact]`` table or ``[[contact]]`` list, and
-    the Young's modulus of each zone's slave body (default penalty scale)."""
-    zones, moduli, names = [], [], {}
-    tables = tables_of(case.settings["contact"])
-    plane_of = {p.zone: p for p in planes}
-    for i, c in enumerate(tables):
-        if i in plane_of:
+        if c.get("plane") is not None:
+            if c.get("master") is not None:
+                raise case.error(contact_key(case, i, "plane"), "give either a master edge group or a plane, not both")
             if c.get("slave") is None:
                 raise case.error(contact_key(case, i, "slave"), "missing; a plane master needs a slave edge group")
-            slave = _group(case, mesh, contact_key(case, i, "slave"), c["slave"], 1)
             name = c.get("name") or f"{c['slave']}/plane"
             if name in names:
                 raise case.error(contact_key(case, i, "name"), f"zone name {name!r} is also zone {names[name]}'s")
             names[name] = i
-            zones.append(make_zone(mesh.points, slave, mesh.groups[plane_of[i].group], c["mu"], name=name))
-            moduli.append(_slave_modulus(mesh, slave.nodes, body_modulus))
+            zones.append((i, c))
             continue
         if c.get("slave") is None and c.get("master") is None:
             if len(tables) > 1:
-                key = contact_key(case, i, "slave")
-                raise case.error(key, "missing; every [[contact]] zone needs slave and master")
+                message = "missing; every [[contact]] zone needs slave and master"
+                raise case.error(contact_key(case, i, "slave"), message)
             continue
         if c.get("slave") is None or c.get("master") is None:
             missing = "slave" if c.get("slave") is None else "master"
             raise case.error(contact_key(case, i, missing), "missing; give both slave and master edge groups")
-        slave = _group(case, mesh, contact_key(case, i, "slave"), c["slave"], 1)
-        # the master normal comes from the master body, not from the edge order of the mesh file
-        master = orient_on_mesh(mesh, _group(case, mesh, contact_key(case, i, "master"), c["master"], 1))
         name = c.get("name") or f"{c['slave']}/{c['master']}"
         if name in names:
             raise case.error(contact_key(case, i, "name"), f"zone name {name!r} is also zone {names[name]}'s")
         names[name] = i
-        zones.append(make_zone(mesh.points, slave, master, c["mu"], name=name))
-        moduli.append(_slave_modulus(mesh, slave.nodes, body_modulus))
-    return zones, moduli
+        zones.append((i, c))
+    return zones
 
 
-def _load(case: Case, mesh: Mesh, i: int, load: dict, thickness: float) -> Load:
-    key = f"loads[{i}].group"
-    kind, group = load["type"], load["group"]
-    if kind == "pressure":
-        _group(case, mesh, key, group, 1)
-        vector = pressure_load(mesh, group, load["value"], thickness=thickness)
-    elif kind == "traction":
-        _group(case, mesh, key, group, 1)
-        vector = traction_load(mesh, group, load["vector"], thickness=thickness)
-    elif kind == "body":
-        _group(case, mesh, key, group, 2)
-        vector = body_force_load(mesh, group, load["vector"], thickness=thickness)
-    else:
-        nodes = np.unique(_group(case, mesh, key, group).nodes)
-        vector = point_force_load(mesh.n_nodes, nodes, load["vector"])
-    return Load(vector, time_function(case, load["function"]), f"{kind} on {group}")
+def contact_method(c: dict):
+    """The contact formulation of a ``[contact]`` table's ``method``, with its options."""
+    from fem2d.contact import make_formulation
+
+    options: dict[str, Any] = {"max_iter": c["max_iter"], "tolerance": c["tolerance"]}
+    if c["method"] == "penalty":
+        options.update(e_n=c.get("e_n"), e_t=c.get("e_t"))
+    elif c["method"] == "continuous":
+        options.update(integration=c["integration"], rho_n=c["rho_n"], rho_t=c["rho_t"])
+    return make_formulation(c["method"], **options)
 
 
-def _slave_modulus(mesh: Mesh, slave_nodes: np.ndarray, body_modulus: dict[str, float]) -> float:
-    """Young's modulus of the body the slave surface belongs to."""
-    for group, E in body_modulus.items():
-        if np.isin(slave_nodes, mesh.group(group).nodes).all():
-            return E
-    return max(body_modulus.values(), default=0.0)
+def scheme_of(case: Case) -> TimeScheme:
+    """The time scheme a case asks for (``time.scheme``).
+
+    ``newmark``: (beta, gamma); ``hht``: code_aster's HHT as DYNA_NON_LINE
+    runs it by default (modified average acceleration, first order);
+    ``hht_full``: Hilber-Hughes-Taylor proper (code_aster's MODI_EQUI='OUI');
+    ``generalized_alpha``: Chung-Hulbert with ``time.rho_inf``;
+    ``modified_mass``: Newmark (beta, gamma), integrated on the modified mass
+    of the contact nodes (``DirectAnalysis.modified_mass``, see
+    :meth:`NewmarkScheme.modified_mass`); ``auto``: ``modified_mass`` when the
+    case has contact, ``newmark`` otherwise (plain Newmark creates energy at
+    impacts: README, time schemes).
+    """
+    t = case.settings["time"]
+    if t["scheme"] == "hht":
+        return NewmarkScheme.hht(t["alpha"])
+    if t["scheme"] == "hht_full":
+        return NewmarkScheme.hht_alpha(t["alpha"])
+    if t["scheme"] == "generalized_alpha":
+        return NewmarkScheme.generalized_alpha(t["rho_inf"])
+    return NewmarkScheme(t["beta"], t["gamma"])
 
 
-def _check_motions(case: Case, system: System) -> None:
-    """A displacement history on a support is lifted as -K_fc u_c(t): exact
-    only when the moving dofs carry no mass coupled to the free dofs."""
-    for i, sup in enumerate(case.settings["supports"]):
-        if sup["function"] == "constant":
-            continue
-        motion = next(m for m in system.motions if m.label == f"support {sup['group']}")
-        coupled = system.M[motion.dofs][:, system.free]
-        if coupled.count_nonzero() and np.abs(coupled.data).max() > 0.0:
-            raise case.error(
-                f"supports[{i}].function",
-                f"a displacement history needs a massless body under {sup['group']!r} (rho = 0 there)",
-            )
+def build_analysis(case: Case) -> BuiltCase:
+    """The case as an analysis object (direct or modal), with the keys its objects came from."""
+    s = case.settings
+    keys = CaseKeys(case)
+    model = build_model(case, keys)
+    t = s["time"]
+    stepping = keys.make(TimeStepping, "time", dt=t["dt"], end=t["end"], cut_factor=t["cut_factor"],
+                         min_dt=t["min_dt"], events=t["events"])
+    if s["case"]["kind"] == "direct":
+        r = s["report"]
+        post = s["post"]
+        window = post.get("window")
+        report = keys.make(Report, "report", POST_KEYS, node=r.get("node"), component=r["component"],
+                           at_times=r["at_times"], extrema=r["extrema"], modes=r["modes"], snapshots=r["snapshots"],
+                           window=None if window is None else tuple(window), impact_threshold=post["threshold"],
+                           impact_quiet=post["quiet"], energy_tolerance=post["energy_tolerance"],
+                           bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]))
+        scheme = t["scheme"]
+        modified_mass = scheme == "modified_mass" or (scheme == "auto" and bool(model.contacts))
+        analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme_of(case),
+                             solver=s["solver"]["linear"], report=report, modified_mass=modified_mass)
+        return BuiltCase(analysis, keys)
+    obstacles = []
+    ob = s["obstacle"]
+    if ob.get("node") is not None:
+        obstacles.append(keys.make(NodalObstacle, "obstacle", {"group": "node", "kind": "type"}, group=ob["node"],
+                                   kind=ob["type"], normal=tuple(ob["normal"]), origin=tuple(ob["origin"]),
+                                   gap=ob["gap"], kn=ob["kn"], cn=ob["cn"], kt=ob["kt"], ct=ob.get("ct"),
+                                   mu=ob["mu"], mu_static=ob.get("mu_static")))
+    exc = s["excitation"]
+    excitation = None
+    if exc["a0"] != 0.0:
+        excitation = keys.make(BaseAcceleration, "excitation", a0=exc["a0"], omega=exc["omega"],
+                               direction=tuple(exc["direction"]))
+    window = s["post"].get("window")
+    modal_keys = {"n_modes": "modal.n_modes", "damping": "modal.damping", "integrator": "modal.integrator",
+                  "archive": "modal.archive", "window": "post.window", "impact_threshold": "post.threshold",
+                  "wear_blocks": "post.blocks", "excitation": "excitation", "obstacles": "obstacle"}
+    analysis = keys.make(ModalAnalysis, "", modal_keys, model=model, stepping=stepping,
+                         n_modes=s["modal"]["n_modes"], damping=s["modal"]["damping"],
+                         integrator=s["modal"]["integrator"], archive=s["modal"]["archive"], excitation=excitation,
+                         obstacles=obstacles, window=None if window is None else tuple(window),
+                         impact_threshold=s["post"]["threshold"], wear_blocks=s["post"]["blocks"])
+    return BuiltCase(analysis, keys)
 
 
-def _check_free_mass(case: Case, system: System) -> None:
-    """Every free dof needs mass for dynamics (else M is singular)."""
-    diag = system.M_free.diagonal()
-    massless = np.flatnonzero(diag <= 0)
-    if len(massless):
-        nodes = np.unique(system.free[massless] // 2)
-        raise InputError(
-            f"{case.where}: nodes {nodes[:10].tolist()} have free dofs but no mass; "
-            "give their body a density, a [[nodal]] mass, or a [[supports]] entry"
-        )
+def build_system(case: Case) -> System:
+    """The case's assembled :class:`System` (its model, assembled)."""
+    keys = CaseKeys(case)
+    model = build_model(case, keys)
+    with keys.translate():
+        return model.assemble()

@@ -20,7 +20,7 @@ dissipation shows up in it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -28,6 +28,23 @@ import scipy.sparse as sp
 from fem2d.contact.problem import OPEN, SLIP
 from fem2d.dynamics.stepper import StepState
 from fem2d.model.system import System
+
+
+@dataclass(frozen=True)
+class Snapshots:
+    """Full displacements kept every few records of a run (for VTU output).
+
+    ``row`` indexes the history's records, ``time`` is in s, ``u`` holds one
+    full dof vector per snapshot, prescribed values included, shape
+    (n_snapshots, n_dofs).
+    """
+
+    row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    time: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    u: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    def __len__(self) -> int:
+        return len(self.time)
 
 
 @dataclass
@@ -148,17 +165,15 @@ class DirectHistory:
         self._was_inside = was_inside | ~outside
         return left
 
-    def snapshots(self) -> dict[str, np.ndarray]:
-        """Displacement snapshots: ``row`` (index into :meth:`arrays`), ``time``
-        and ``u`` (n_snapshots, n_dofs), prescribed values included; empty
-        when ``snapshot_every`` is 0."""
+    def snapshots(self) -> Snapshots:
+        """The displacement snapshots (empty when ``snapshot_every`` is 0)."""
         rows = np.array([r for r, _ in self._snapshots], dtype=np.int64)
         u = [self.system.expand(v) for _, v in self._snapshots]
-        return {
-            "row": rows,
-            "time": np.array([self._rows[r]["time"] for r in rows], dtype=float),
-            "u": np.vstack(u) if u else np.zeros((0, self.system.n_dofs)),
-        }
+        return Snapshots(
+            row=rows,
+            time=np.array([self._rows[r]["time"] for r in rows], dtype=float),
+            u=np.vstack(u) if u else np.zeros((0, self.system.n_dofs)),
+        )
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Scalar series (one value per recorded instant) and, under

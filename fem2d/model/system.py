@@ -64,7 +64,6 @@ class System:
     C: sp.csr_matrix | None = None
     initial_velocity: np.ndarray | None = None
     zones: list[ContactZone] = field(default_factory=list)
-    young_modulus: float = 0.0  # of the slave body; scales default penalty coefficients
     motions: list[Motion] = field(default_factory=list)
     initial_displacement: np.ndarray | None = None
 

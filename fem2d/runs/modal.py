@@ -1,37 +1,53 @@
 """The reduced-modal path (code_aster's DYNA_TRAN_MODAL / DYNA_VIBRA
 TYPE_CALCUL='TRAN', BASE_CALCUL='GENE').
 
-case -> System -> lowest modes -> ModalProblem (projected loads, base
-excitation, initial conditions, obstacles at nodes) -> euler / devogelaere /
-adapt / exact -> wear power and impact statistics (SPEC sections 2-4, 6).
+:class:`ModalAnalysis` -> System -> lowest modes -> ModalProblem (projected
+loads, base excitation, initial conditions, obstacles at nodes) -> euler /
+devogelaere / adapt / exact -> wear power and impact statistics (SPEC
+sections 2-4, 6).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fem2d.case.build import build_system
-from fem2d.case.loading import Case
-from fem2d.modal.basis import (
-    Excitation,
-    ModalProblem,
-    TimeFunction,
-    base_acceleration_load,
-    modal_basis,
-    node_modes,
-    project_initial,
-    project_load,
-)
-from fem2d.modal.shocks import Obstacle
-from fem2d.model.system import Load, System
+from fem2d.errors import ModelError
+from fem2d.model.excitation import BaseAcceleration
+from fem2d.model.loads import ExternalLoad
+from fem2d.model.model import Model
+from fem2d.model.obstacles import NodalObstacle
+from fem2d.model.stepping import TimeStepping
+from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
+from fem2d.runs.result import Result
+
+if TYPE_CHECKING:
+    from fem2d.modal.basis import ModalProblem, TimeFunction
+    from fem2d.modal.integrators import ModalRun
+
+#: The modal integrators, by name.
+INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
 
 
-def _modal_function(case: Case, load: Load) -> TimeFunction:
+@dataclass
+class ModalFields:
+    """What a modal run leaves besides its numbers: the model, its assembled
+    system and the modal run (basis, history, statistics)."""
+
+    model: Model
+    system: System
+    modal_run: ModalRun
+
+
+def _modal_function(load: ExternalLoad) -> TimeFunction:
     """A load's time function in the compiled integrators' representation."""
+    from fem2d.modal.basis import TimeFunction
+
     f = load.function
     if isinstance(f, Sine):
         return TimeFunction.sine(f.amplitude, f.omega, f.phase)
@@ -39,111 +55,175 @@ def _modal_function(case: Case, load: Load) -> TimeFunction:
         return TimeFunction.constant(f.value)
     if isinstance(f, PiecewiseLinear) and len(f.t) >= 2:
         return TimeFunction.table(f.t, f.values)
-    raise case.error("loads", f"the modal path cannot use the time function of {load.label!r}")
+    raise ModelError(load, "function", f"the modal path cannot use the time function {f!r}")
 
 
-def modal_problem(case: Case, system: System, info: dict) -> ModalProblem:
-    """Project the case's System on its lowest modes and attach the obstacle."""
-    s = case.settings
-    n_free = len(system.free)
-    if s["modal"]["n_modes"] > n_free:
-        raise case.error("modal.n_modes", f"{s['modal']['n_modes']} modes asked, the model has {n_free} free "
-                         f"dofs; expected 1 to {n_free}")
-    basis = modal_basis(system.K_free, system.M_free, s["modal"]["n_modes"])
-    excitations = [
-        Excitation(project_load(basis, load.vector[system.free]), _modal_function(case, load)) for load in system.loads
-    ]
-    exc = s["excitation"]
-    if exc["a0"] != 0.0:
-        direction = np.asarray(exc["direction"], dtype=float)
-        influence = np.tile(direction / np.linalg.norm(direction), system.n_dofs // 2)[system.free]
-        load = base_acceleration_load(basis, system.M_free, influence)
-        excitations.append(Excitation(load, TimeFunction.sine(exc["a0"], exc["omega"])))
-    v0 = None
-    if system.initial_velocity is not None:
-        v0 = project_initial(basis, system.M_free, system.initial_velocity[system.free])
-    obstacles = []
-    ob = s["obstacle"]
-    if ob.get("node") is not None:
-        # one obstacle per node of the group, as code_aster's CHOC on a GROUP_NO
+@dataclass
+class ModalAnalysis:
+    """A transient analysis on the lowest modes of a model, with shocks on obstacles at nodes.
+
+    Parameters
+    ----------
+    model : Model
+    stepping : TimeStepping
+        ``dt`` is the step (initial step of ``adapt``, sampling step of ``exact``).
+    n_modes : int
+        Modes kept in the basis.
+    damping : float
+        Modal damping ratio of every mode.
+    integrator : {"euler", "devogelaere", "adapt", "exact"}
+    archive : int
+        Keep every ``archive``-th step in the history.
+    excitation : BaseAcceleration or None
+    obstacles : sequence of NodalObstacle
+    window : (float, float) or None
+        Time window of the wear and impact statistics (whole run if None).
+    impact_threshold : float
+        Force (N) above which a shock counts as an impact.
+    wear_blocks : int
+        Blocks of the wear-power average.
+
+    Examples
+    --------
+    One node of 1 kg on springs of 100 N/m in x and 400 N/m in y, released
+    at 1 m/s along x: the first mode (x, 10 rad/s) swings with amplitude
+    v0 / omega = 0.1 m:
+
+    >>> from fem2d.mesh import single_node
+    >>> from fem2d.model import GroundSpring, InitialCondition, Model, PointMass, TimeStepping
+    >>> oscillator = Model(single_node(), springs=[GroundSpring("NO1", (100.0, 400.0))],
+    ...                    masses=[PointMass("NO1", 1.0)], initial=[InitialCondition("NO1", velocity=(1.0, 0.0))])
+    >>> result = ModalAnalysis(oscillator, TimeStepping(dt=1e-3, end=1.0), integrator="exact").run()
+    >>> round(float(np.max(np.abs(result.histories["q_1"]))), 6)
+    0.1
+    """
+
+    model: Model
+    stepping: TimeStepping
+    n_modes: int = 1
+    damping: float = 0.0
+    integrator: str = "euler"
+    archive: int = 1
+    excitation: BaseAcceleration | None = None
+    obstacles: Sequence[NodalObstacle] = ()
+    window: tuple[float, float] | None = None
+    impact_threshold: float = 0.0
+    wear_blocks: int = 8
+
+    def __post_init__(self) -> None:
+        if self.integrator not in INTEGRATORS:
+            raise ModelError(self, "integrator", f"expected one of {', '.join(map(repr, INTEGRATORS))}")
+        if self.window is not None and not self.window[0] < self.window[1]:
+            raise ModelError(self, "window", f"expected (t_start, t_end) with t_start < t_end, got {self.window}")
+
+    def problem(self, system: System) -> ModalProblem:
+        """Project the system on its lowest modes and attach the obstacles."""
+        from fem2d.modal.basis import (
+            Excitation,
+            ModalProblem,
+            TimeFunction,
+            base_acceleration_load,
+            modal_basis,
+            node_modes,
+            project_initial,
+            project_load,
+        )
+        from fem2d.modal.shocks import Obstacle
+
+        n_free = len(system.free)
+        if self.n_modes > n_free:
+            raise ModelError(self, "n_modes", f"{self.n_modes} modes asked, the model has {n_free} free dofs; "
+                             f"expected 1 to {n_free}")
+        basis = modal_basis(system.K_free, system.M_free, self.n_modes)
+        excitations = [
+            Excitation(project_load(basis, assembled.vector[system.free]), _modal_function(load))
+            for load, assembled in zip(self.model.loads, system.loads, strict=True)
+        ]
+        exc = self.excitation
+        if exc is not None:
+            influence = np.tile(exc.unit, system.n_dofs // 2)[system.free]
+            load = base_acceleration_load(basis, system.M_free, influence)
+            excitations.append(Excitation(load, TimeFunction.sine(exc.a0, exc.omega)))
+        v0 = None
+        if system.initial_velocity is not None:
+            v0 = project_initial(basis, system.M_free, system.initial_velocity[system.free])
+        obstacles = []
         mesh = system.mesh
-        nodes = np.unique(mesh.group(ob["node"]).nodes)
-        for node in nodes:
-            dofs = tuple(int(i) for i in system.free_index[[2 * node, 2 * node + 1]])
-            obstacles.append(
-                Obstacle(
-                    node_modes(basis, dofs),
-                    kind=ob["type"],
-                    normal=np.asarray(ob["normal"], dtype=float),
-                    origin=np.asarray(ob["origin"], dtype=float),
-                    position=mesh.points[node].copy(),
-                    gap=ob["gap"],
-                    kn=ob["kn"],
-                    cn=ob["cn"],
-                    kt=ob["kt"],
-                    ct=ob.get("ct"),
-                    mu_static=ob["mu"] if ob.get("mu_static") is None else ob["mu_static"],
-                    mu_dynamic=ob["mu"],
-                    name=ob["node"] if len(nodes) == 1 else f"{ob['node']}:{node}",
+        for ob in self.obstacles:
+            nodes = ob.nodes(mesh)
+            for node in nodes:
+                dofs = tuple(int(i) for i in system.free_index[[2 * node, 2 * node + 1]])
+                obstacles.append(
+                    Obstacle(
+                        node_modes(basis, dofs),
+                        kind=ob.kind,
+                        normal=np.asarray(ob.normal, dtype=float),
+                        origin=np.asarray(ob.origin, dtype=float),
+                        position=mesh.points[node].copy(),
+                        gap=ob.gap,
+                        kn=ob.kn,
+                        cn=ob.cn,
+                        kt=ob.kt,
+                        ct=ob.ct,
+                        mu_static=ob.mu_static_value,
+                        mu_dynamic=ob.mu,
+                        name=ob.group if len(nodes) == 1 else f"{ob.group}:{node}",
+                    )
                 )
-            )
-    return ModalProblem.from_basis(
-        basis,
-        damping_ratios=s["modal"]["damping"],
-        excitations=tuple(excitations),
-        obstacles=tuple(obstacles),
-        v0=v0,
-    )
+        return ModalProblem.from_basis(
+            basis,
+            damping_ratios=self.damping,
+            excitations=tuple(excitations),
+            obstacles=tuple(obstacles),
+            v0=v0,
+        )
 
+    def check_step(self, problem: ModalProblem) -> None:
+        """Reject an explicit step above the integrator's stability limit (computed from the
+        highest frequency with the shock stiffness engaged, :mod:`fem2d.modal.stability`)."""
+        from fem2d.modal.stability import STABLE_STEP, highest_frequency
 
-def check_step(case: Case, problem: ModalProblem) -> None:
-    """Reject an explicit step above the integrator's stability limit (computed from the
-    highest frequency with the shock stiffness engaged, :mod:`fem2d.modal.stability`)."""
-    from fem2d.modal.stability import STABLE_STEP, highest_frequency
+        if self.integrator not in STABLE_STEP:
+            return
+        dt = self.stepping.dt
+        omega = highest_frequency(problem)
+        limit = STABLE_STEP[self.integrator] / omega if omega > 0.0 else float("inf")
+        if dt > limit:
+            names = {"euler": "2", "devogelaere": "2*sqrt(2)"}
+            factor = names.get(self.integrator, f"{STABLE_STEP[self.integrator]:g}")
+            raise ModelError(self.stepping, "dt", f"{dt:g} s is above the stability limit of the explicit "
+                             f"{self.integrator!r} integrator, {factor}/omega_max = {limit:.4g} s (omega_max = "
+                             f"{omega:.4g} rad/s with the shock stiffness kn engaged); expected a step below it")
 
-    integrator, dt = case.settings["modal"]["integrator"], case.settings["time"]["dt"]
-    if integrator not in STABLE_STEP:
-        return
-    omega = highest_frequency(problem)
-    limit = STABLE_STEP[integrator] / omega if omega > 0.0 else float("inf")
-    if dt > limit:
-        factor = {"euler": "2", "devogelaere": "2*sqrt(2)"}.get(integrator, f"{STABLE_STEP[integrator]:g}")
-        raise case.error("time.dt", f"{dt:g} s is above the stability limit of the explicit {integrator!r} "
-                         f"integrator, {factor}/omega_max = {limit:.4g} s (omega_max = {omega:.4g} rad/s with the "
-                         "shock stiffness obstacle.kn engaged); expected time.dt below it")
+    def run(self, progress: Callable[[float], None] | None = None) -> Result:
+        """Assemble, project, integrate, post-process."""
+        from fem2d.modal.integrators import run_modal
 
-
-def run_modal_case(case: Case, progress: Callable[[float], None] | None = None):
-    """Run a modal case; returns (quantities, histories, fields, timing)."""
-    from fem2d.modal.integrators import run_modal
-
-    t_start = time.perf_counter()
-    system, info = build_system(case)
-    problem = modal_problem(case, system, info)
-    s = case.settings
-    check_step(case, problem)
-    window = s["post"].get("window")
-    run = run_modal(
-        problem,
-        integrator=s["modal"]["integrator"],
-        dt=s["time"]["dt"],
-        t_end=s["time"]["end"],
-        window=None if window is None else tuple(window),
-        archive_stride=s["modal"]["archive"],
-        wear_blocks=s["post"]["blocks"],
-        impact_threshold=s["post"]["threshold"],
-    )
-    if progress is not None:
-        progress(s["time"]["end"])
-    histories = {}
-    h = run.history
-    if h is not None:
-        histories = {"time": h.t, "q_1": h.q[:, 0], "v_1": h.v[:, 0]}
-        if h.fn.shape[1]:
-            histories.update(normal_force=h.fn[:, 0], tangential_force=h.ft[:, 0], gap=h.d[:, 0])
-            histories.update(normal_velocity=h.vn[:, 0], sliding_velocity=h.vt[:, 0])
-            histories.update(stuck=h.stuck[:, 0].astype(float), contact=h.contact[:, 0].astype(float))
-    timing = {k: v for k, v in run.timing.items() if k != "wall_s"}
-    timing.update(integrator_s=run.timing["wall_s"], model_s=time.perf_counter() - t_start - run.timing["wall_s"])
-    timing["n_modes"] = problem.n_modes
-    return dict(run.quantities), histories, {"system": system, "info": info, "modal_run": run}, timing
+        t_start = time.perf_counter()
+        system = self.model.assemble()
+        problem = self.problem(system)
+        self.check_step(problem)
+        run = run_modal(
+            problem,
+            integrator=self.integrator,
+            dt=self.stepping.dt,
+            t_end=self.stepping.end,
+            window=None if self.window is None else tuple(self.window),
+            archive_stride=self.archive,
+            wear_blocks=self.wear_blocks,
+            impact_threshold=self.impact_threshold,
+        )
+        if progress is not None:
+            progress(self.stepping.end)
+        histories = {}
+        h = run.history
+        if h is not None:
+            histories = {"time": h.t, "q_1": h.q[:, 0], "v_1": h.v[:, 0]}
+            if h.fn.shape[1]:
+                histories.update(normal_force=h.fn[:, 0], tangential_force=h.ft[:, 0], gap=h.d[:, 0])
+                histories.update(normal_velocity=h.vn[:, 0], sliding_velocity=h.vt[:, 0])
+                histories.update(stuck=h.stuck[:, 0].astype(float), contact=h.contact[:, 0].astype(float))
+        timing = {k: v for k, v in run.timing.items() if k != "wall_s"}
+        timing.update(integrator_s=run.timing["wall_s"], model_s=time.perf_counter() - t_start - run.timing["wall_s"])
+        timing["n_modes"] = problem.n_modes
+        return Result(dict(run.quantities), timing, histories, ModalFields(self.model, system, run))

@@ -1,47 +1,55 @@
 """Running a case from Python: ``fem2d.run(case, overrides) -> Result``.
 
 This is what ``fem2d run`` does, without the command line: load and
-validate the case, dispatch to the direct (Newmark + contact) or modal path,
-compute the quantities, check them against the case's references.
+validate the case, turn it into model objects (:mod:`fem2d.case.build`),
+run the direct (Newmark + contact) or modal analysis, check the quantities
+against the case's references. :class:`Result` is what every analysis returns,
+composed in Python or read from a case.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 import fem2d
-from fem2d.case.loading import Case, load_case
-from fem2d.case.references import checks_for
 from fem2d.errors import Fem2dError, NumericalError
 from fem2d.io.files import atomic_path, replaced_together, write_csv, write_json
-from fem2d.runs.sanity import check_state
+
+if TYPE_CHECKING:
+    from fem2d.case.loading import Case
+    from fem2d.runs.direct import DirectFields
+    from fem2d.runs.modal import ModalFields
 
 
 @dataclass
 class Result:
     """What a run produced.
 
-    ``quantities``: named numbers (SPEC section 6); ``checks``: one record
-    per applicable reference; ``timing``: wall time and work counters;
-    ``histories``: equal-length time series (``time`` first) for CSV and
-    plots; ``fields``: optional per-run extras (mesh, displacement snapshots
-    for VTU output, per-node contact arrays).
+    ``quantities``: named numbers (SPEC section 6); ``timing``: wall time and
+    work counters; ``histories``: equal-length time series (``time`` first)
+    for CSV and plots, and ``slave_*`` per-node arrays; ``fields``: the model,
+    its assembled system and what the path leaves besides numbers
+    (:class:`~fem2d.runs.direct.DirectFields` or
+    :class:`~fem2d.runs.modal.ModalFields`). A run of a case also carries the
+    ``case`` and one ``checks`` record per applicable reference.
+    ``warnings`` says what the run distrusts in itself (energy created...);
+    ``fem2d run --strict`` fails on any.
     """
 
-    case: Case
     quantities: dict[str, float]
-    checks: list[dict]
     timing: dict[str, Any]
-    histories: dict[str, np.ndarray] = field(default_factory=dict)
-    fields: dict[str, Any] = field(default_factory=dict)
-    #: what the run distrusts in itself (energy created...); ``fem2d run --strict`` fails on any
+    histories: dict[str, np.ndarray]
+    fields: DirectFields | ModalFields
+    case: Case | None = None
+    checks: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     #: references that did not apply to these settings: ``{quantity, source, reason}``
     unchecked: list[dict] = field(default_factory=list)
@@ -52,7 +60,9 @@ class Result:
         return all(c["passed"] for c in self.checks)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``result.json`` document of SPEC section 6."""
+        """The ``result.json`` document of SPEC section 6 (a run of a case)."""
+        if self.case is None:
+            raise ValueError("result.json records a case's settings; this result was composed in Python")
         return {
             "case": self.case.name,
             "version": fem2d.__version__,
@@ -66,20 +76,6 @@ class Result:
         }
 
 
-#: Signature of the per-kind solvers: (case, progress) -> (quantities, histories, fields, timing)
-KindRunner = Callable[[Case, Callable[[float], None] | None], tuple[dict, dict, dict, dict]]
-
-
-def _kind_runner(kind: str) -> KindRunner:
-    if kind == "direct":
-        from fem2d.runs.direct import run_direct
-
-        return run_direct
-    from fem2d.runs.modal import run_modal_case
-
-    return run_modal_case
-
-
 def run(
     case: str | os.PathLike | Case,
     overrides: Mapping[str, Any] | Iterable[str] = (),
@@ -89,38 +85,39 @@ def run(
 
     ``overrides`` are ``--set`` pairs, as a mapping of dotted keys to values
     or as ``"key=value"`` strings. ``progress(t)`` is called as the
-    simulated time advances.
+    simulated time advances. The case is turned into model objects by
+    :func:`fem2d.case.build.build_analysis`; an error about one of them names
+    the case file and the key it came from.
 
     Every failure is a :class:`~fem2d.errors.Fem2dError` (never SystemExit):
     :class:`~fem2d.errors.InputError` for the settings,
     :class:`~fem2d.errors.NumericalError` when the state became non-finite or grew
     without bound.
     """
+    from fem2d.case.build import build_analysis
+    from fem2d.case.loading import Case, load_case
+    from fem2d.case.references import checks_for
+    from fem2d.runs.sanity import check_state
+
     start = time.perf_counter()
     if not isinstance(case, Case):
         case = load_case(case, overrides)
     elif overrides:
         case = load_case(case.path or case.name, {**case.overrides, **dict(_pairs(overrides))})
+    built = build_analysis(case)
     try:
-        quantities, histories, fields, timing = _kind_runner(case.settings["case"]["kind"])(case, progress)
+        with built.keys.translate():
+            result = built.analysis.run(progress)
     except SystemExit as exc:  # a library that exits instead of raising: fem2d.run never does
         raise Fem2dError(f"{case.where}: a library stopped the run (exit status {exc.code})") from None
     except (np.linalg.LinAlgError, FloatingPointError, ZeroDivisionError) as exc:
         raise NumericalError(f"{case.where}: the computation failed ({type(exc).__name__}: "
                              f"{' '.join(str(exc).split())}); likely cause: a body not held by supports or "
                              "a zero mass or stiffness") from None
-    check_state(case.where, case.settings, histories)  # non-finite or exploding: not a result
-    timing = {"wall_s": time.perf_counter() - start, **timing}
-    warnings = []
-    if "energy_growth" in quantities:
-        from fem2d.post.energy import energy_warning
-
-        warning = energy_warning(quantities, case.settings["post"]["energy_tolerance"])
-        if warning is not None:
-            warnings.append(warning)
-    warnings.extend(fields.get("warnings", []))
-    checks, unchecked = checks_for(case, quantities, fields.get("system"))
-    return Result(case, quantities, checks, timing, histories, fields, warnings, unchecked)
+    check_state(case.where, case.settings, result.histories)  # non-finite or exploding: not a result
+    timing = {"wall_s": time.perf_counter() - start, **result.timing}
+    checks, unchecked = checks_for(case, result.quantities, result.fields.system)
+    return dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked)
 
 
 def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:

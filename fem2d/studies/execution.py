@@ -93,15 +93,15 @@ class RunRecord:
 
 def _interface(result) -> dict[str, Any]:
     """Slave-node abscissae (m) and tributary areas (m^2) of the first contact zone."""
-    system = result.fields.get("system")
-    if system is None or not getattr(system, "zones", None):
+    system = result.fields.system
+    if not system.zones:
         return {}
     from fem2d.io.vtu import slave_areas
 
     zone = system.zones[0]
     return {
         "slave_x": system.mesh.points[zone.slave_nodes, 0].copy(),
-        "slave_area": slave_areas(system, result.case),
+        "slave_area": slave_areas(result.fields.model, system),
     }
 
 

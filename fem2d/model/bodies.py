@@ -1,0 +1,92 @@
+r"""Elastic bodies: the 2D cells of a mesh group and their linear elastic material."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from fem2d.errors import ModelError
+from fem2d.fe import HYPOTHESES, elasticity_matrix, mass_matrices, node_dofs, stiffness_matrices
+from fem2d.mesh.mesh import Mesh
+from fem2d.model.groups import group_of
+
+
+@dataclass(frozen=True)
+class Body:
+    r"""A linear elastic body in plane strain or plane stress.
+
+    It contributes the stiffness :math:`K_e = t \int_e B^T D B \, dA` and the
+    mass :math:`M_e = t \int_e \rho N^T N \, dA` (consistent, or lumped by
+    row sums) of every cell of ``group``, with :math:`D` Hooke's matrix of
+    :func:`~fem2d.fe.elasticity_matrix`.
+
+    Parameters
+    ----------
+    group : str
+        Mesh group of 2D cells (QUAD4 / QUAD8).
+    E : float
+        Young's modulus, Pa (> 0).
+    nu : float
+        Poisson's ratio, -1 < nu < 1/2.
+    rho : float
+        Density, kg/m^3 (>= 0; 0 for a body whose dofs are all supported).
+    hypothesis : {"plane_strain", "plane_stress"}
+    thickness : float
+        Out-of-plane thickness, m (1 in plane strain: results per metre).
+    lumped_mass : bool
+        Lump the mass matrix (row sums) instead of the consistent one.
+    rayleigh : (float, float)
+        Rayleigh damping of this body :math:`C_b = a_M M_b + a_K K_b`, as
+        ``(a_M, a_K)`` in (1/s, s); (0, 0): undamped.
+
+    Examples
+    --------
+    >>> block = Body("PATIN", E=2.1e11, nu=0.0, rho=7000.0)
+    >>> block.hypothesis, block.thickness, block.rayleigh
+    ('plane_strain', 1.0, (0.0, 0.0))
+    >>> Body("PATIN", E=2.1e11, nu=0.5, rho=7000.0)
+    Traceback (most recent call last):
+    ...
+    fem2d.errors.ModelError: Body('PATIN').nu: expected -1 < nu < 0.5, got 0.5
+    """
+
+    group: str
+    E: float
+    nu: float
+    rho: float
+    hypothesis: str = "plane_strain"
+    thickness: float = 1.0
+    lumped_mass: bool = False
+    rayleigh: tuple[float, float] = (0.0, 0.0)
+
+    def __post_init__(self) -> None:
+        rayleigh = tuple(float(a) for a in self.rayleigh)
+        if len(rayleigh) != 2 or not all(math.isfinite(a) and a >= 0 for a in rayleigh):
+            raise ModelError(self, "rayleigh", f"expected (a_M, a_K) >= 0, got {self.rayleigh}")
+        object.__setattr__(self, "rayleigh", rayleigh)
+        if not (math.isfinite(self.E) and self.E > 0):
+            raise ModelError(self, "E", f"expected a Young's modulus > 0 (Pa), got {self.E!r}")
+        if not -1.0 < self.nu < 0.5:
+            raise ModelError(self, "nu", f"expected -1 < nu < 0.5, got {self.nu!r}")
+        if not (math.isfinite(self.rho) and self.rho >= 0):
+            raise ModelError(self, "rho", f"expected a density >= 0 (kg/m^3), got {self.rho!r}")
+        if self.hypothesis not in HYPOTHESES:
+            raise ModelError(self, "hypothesis", f"expected one of {', '.join(map(repr, HYPOTHESES))}")
+        if not (math.isfinite(self.thickness) and self.thickness > 0):
+            raise ModelError(self, "thickness", f"expected a thickness > 0 (m), got {self.thickness!r}")
+
+    @property
+    def hooke(self) -> np.ndarray:
+        """Hooke's matrix D (3, 3), Pa, in Voigt notation (xx, yy, xy)."""
+        return elasticity_matrix(self.E, self.nu, self.hypothesis)
+
+    def element_matrices(self, mesh: Mesh) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Element stiffness and mass matrices of every cell and their dofs:
+        ``(K_e, M_e, dofs)``, shapes (n_cells, 2 nn, 2 nn) twice and (n_cells, 2 nn)."""
+        block = group_of(mesh, self, "group", self.group, dimension=2)
+        lumping = "lumped" if self.lumped_mass else "consistent"
+        k = stiffness_matrices(mesh.points, block, self.hooke, self.thickness, group=self.group)
+        m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group)
+        return k, m, node_dofs(block.nodes)

@@ -1,0 +1,228 @@
+"""A model composed of objects: mesh, bodies, supports, loads, discrete
+elements, initial conditions and contact zones (code_aster's AFFE_MODELE,
+AFFE_MATERIAU, AFFE_CARA_ELEM, AFFE_CHAR_MECA, DEFI_CONTACT; GetFEM's model
+and bricks).
+
+:meth:`Model.assemble` turns it into a :class:`~fem2d.model.system.System`:
+every contribution vectorised over cells, COO -> CSR once, dofs interleaved
+(2 per node).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from fem2d.errors import ModelError
+from fem2d.fe import assemble_matrix
+from fem2d.mesh.mesh import CellBlock, Mesh
+from fem2d.model.bodies import Body
+from fem2d.model.contact import Contact, RigidPlane
+from fem2d.model.discrete import GroundSpring, PointMass, Spring
+from fem2d.model.initial import InitialCondition
+from fem2d.model.loads import ExternalLoad
+from fem2d.model.supports import Support
+from fem2d.model.system import Motion, System
+
+
+@dataclass
+class Model:
+    """What the mesh carries, composed of objects.
+
+    Parameters
+    ----------
+    mesh : Mesh
+        A builder's mesh (:func:`fem2d.mesh.sliding_block`, :func:`fem2d.mesh.rectangle`)
+        or one read from a file (:func:`fem2d.mesh.read_mesh`).
+    bodies : sequence of Body
+    supports : sequence of Support
+    loads : sequence of Pressure, Traction, BodyForce or PointForce
+    springs : sequence of Spring or GroundSpring
+    masses : sequence of PointMass
+    initial : sequence of InitialCondition
+    contacts : sequence of Contact
+        Each with an edge group or a :class:`RigidPlane` as master.
+
+    Examples
+    --------
+    A cantilever, fixed on the left, pulled down at the right end:
+
+    >>> from fem2d.mesh import rectangle
+    >>> from fem2d.model import Body, Model, Support, Traction
+    >>> beam = Model(
+    ...     rectangle(length=10.0, height=0.5, nx=20, ny=2),
+    ...     bodies=[Body("BODY", E=2.1e11, nu=0.0, rho=7800.0, hypothesis="plane_stress")],
+    ...     supports=[Support("LEFT")],
+    ...     loads=[Traction("RIGHT", (0.0, -2e4))],
+    ... )
+    >>> system = beam.assemble()
+    >>> system.n_dofs, len(system.fixed), round(float(system.force(0.0).sum()), 6)
+    (126, 6, -10000.0)
+    """
+
+    mesh: Mesh
+    bodies: Sequence[Body] = ()
+    supports: Sequence[Support] = ()
+    loads: Sequence[ExternalLoad] = ()
+    springs: Sequence[Spring | GroundSpring] = ()
+    masses: Sequence[PointMass] = ()
+    initial: Sequence[InitialCondition] = ()
+    contacts: Sequence[Contact] = field(default_factory=tuple)
+
+    def body_of(self, nodes: np.ndarray) -> Body | None:
+        """The first body whose cells hold every node of ``nodes``, None if none does."""
+        for body in self.bodies:
+            if np.isin(nodes, self.mesh.group(body.group).nodes).all():
+                return body
+        return None
+
+    def thickness_of(self, load: ExternalLoad) -> float:
+        """The thickness that integrates ``load``: the bodies' when they share
+        one, else that of the body holding the load's group."""
+        thicknesses = {body.thickness for body in self.bodies}
+        if len(thicknesses) <= 1:
+            return thicknesses.pop() if thicknesses else 1.0
+        body = self.body_of(self.mesh.group(load.group).nodes)
+        if body is None:
+            raise ModelError(load, "group", f"group {load.group!r} lies on no single body; its thickness is unknown")
+        return body.thickness
+
+    def slave_modulus(self, contact: Contact) -> float:
+        """Young's modulus of the body the slave surface belongs to (the
+        stiffest body when no single one holds it; 0 without bodies)."""
+        body = self.body_of(self.mesh.group(contact.slave).nodes)
+        if body is not None:
+            return body.E
+        return max((b.E for b in self.bodies), default=0.0)
+
+    def assemble(self) -> System:
+        """The sparse matrices, prescribed dofs and motions, load vectors,
+        initial state and contact zones."""
+        mesh, plane_dofs, plane_motions = self._with_rigid_planes()
+        n_dofs = 2 * mesh.n_nodes
+        empty = sp.csr_matrix((n_dofs, n_dofs))
+
+        k_blocks, m_blocks, dof_blocks = [], [], []
+        c_blocks, c_dofs = [], []
+        for body in self.bodies:
+            k, m, dofs = body.element_matrices(mesh)
+            k_blocks.append(k)
+            m_blocks.append(m)
+            dof_blocks.append(dofs)
+            a_m, a_k = body.rayleigh
+            if a_m or a_k:
+                c_blocks.append(a_m * m + a_k * k)
+                c_dofs.append(dofs)
+        K_body = assemble_matrix(k_blocks, dof_blocks, n_dofs) if k_blocks else empty
+        M = assemble_matrix(m_blocks, dof_blocks, n_dofs) if m_blocks else empty
+        C = assemble_matrix(c_blocks, c_dofs, n_dofs).tocsr() if c_blocks else None
+
+        springs = [spring.element_matrices(mesh) for spring in self.springs]
+        K_springs = assemble_matrix([k for k, _ in springs], [d for _, d in springs], n_dofs) if springs else empty
+        masses = [mass.element_matrices(mesh) for mass in self.masses]
+        if masses:
+            M = M + assemble_matrix([m for m, _ in masses], [d for _, d in masses], n_dofs)
+
+        fixed_dofs, fixed_values, motions = [], [], []
+        for support in self.supports:
+            for dofs in support.component_dofs(mesh):
+                fixed_dofs.append(dofs)
+                if support.function is None:
+                    fixed_values.append(np.full(len(dofs), float(support.value)))
+                else:
+                    fixed_values.append(np.zeros(len(dofs)))
+                    values = np.full(len(dofs), float(support.value))
+                    motions.append(Motion(dofs, values, support.function, f"support {support.group}"))
+        for dofs in plane_dofs:
+            fixed_dofs.append(dofs)
+            fixed_values.append(np.zeros(len(dofs)))
+        motions += plane_motions
+        fixed = np.concatenate(fixed_dofs) if fixed_dofs else np.zeros(0, dtype=np.int64)
+        values = np.concatenate(fixed_values) if fixed_values else np.zeros(0)
+        fixed, first = np.unique(fixed, return_index=True)  # the first support of a dof wins
+
+        loads = [load.assemble(mesh, self.thickness_of(load)) for load in self.loads]
+
+        initial_velocity = initial_displacement = None
+        if self.initial:
+            initial_velocity, initial_displacement = np.zeros(n_dofs), np.zeros(n_dofs)
+            for condition in self.initial:
+                condition.apply(mesh, initial_velocity, initial_displacement)
+            if not np.any(initial_displacement):
+                initial_displacement = None
+
+        labels: dict[str, Contact] = {}
+        for contact in self.contacts:
+            if contact.label in labels:
+                raise ModelError(contact, "name", f"zone name {contact.label!r} is another zone's too")
+            labels[contact.label] = contact
+
+        system = System(
+            mesh=mesh,
+            K=(K_body + K_springs).tocsr(),
+            M=M.tocsr(),
+            K_springs=K_springs.tocsr(),
+            fixed=fixed,
+            fixed_values=values[first],
+            loads=loads,
+            C=C,
+            initial_velocity=initial_velocity,
+            initial_displacement=initial_displacement,
+            motions=motions,
+            zones=[contact.zone(mesh) for contact in self.contacts],
+        )
+        self._check_free_mass(system)
+        self._check_motions(system)
+        return system
+
+    def _with_rigid_planes(self) -> tuple[Mesh, list[np.ndarray], list[Motion]]:
+        """The mesh with a two-node segment added for every rigid plane master
+        (group :attr:`Contact.plane_group`), the dofs of those nodes (prescribed)
+        and the motions of the moving planes."""
+        planes = [c for c in self.contacts if isinstance(c.master, RigidPlane)]
+        if not planes:
+            return self.mesh, [], []
+        from fem2d.contact.obstacles import plane_extent
+
+        extent = plane_extent(self.mesh.points)
+        points, groups = [self.mesh.points], dict(self.mesh.groups)
+        dofs_list, motions = [], []
+        n = self.mesh.n_nodes
+        for contact in planes:
+            plane = contact.master
+            groups[contact.plane_group] = CellBlock("seg2", [[n, n + 1]])
+            points.append(plane.segment(extent))
+            dofs = np.array([2 * n, 2 * n + 1, 2 * n + 2, 2 * n + 3])
+            dofs_list.append(dofs)
+            if plane.moving:
+                values = np.tile(plane.displacement, 2)
+                motions.append(Motion(dofs, values, plane.function, f"plane of {contact.plane_group}"))
+            n += 2
+        return Mesh(np.vstack(points), groups, self.mesh.source), dofs_list, motions
+
+    def _check_motions(self, system: System) -> None:
+        """A displacement history on a support is lifted as -K_fc u_c(t): exact
+        only when the moving dofs carry no mass coupled to the free dofs."""
+        for support in self.supports:
+            if support.function is None:
+                continue
+            dofs = np.concatenate(support.component_dofs(system.mesh))
+            coupled = system.M[dofs][:, system.free]
+            if coupled.count_nonzero() and np.abs(coupled.data).max() > 0.0:
+                raise ModelError(
+                    support, "function", f"a displacement history needs a massless body under {support.group!r} "
+                    "(rho = 0 there)"
+                )
+
+    def _check_free_mass(self, system: System) -> None:
+        """Every free dof needs mass for dynamics (else M is singular)."""
+        massless = np.flatnonzero(system.M_free.diagonal() <= 0)
+        if len(massless):
+            nodes = np.unique(system.free[massless] // 2)
+            raise ModelError(
+                self, "bodies", f"nodes {nodes[:10].tolist()} have free dofs but no mass; "
+                "give their body a density, a point mass, or a support"
+            )

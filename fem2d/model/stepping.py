@@ -1,0 +1,46 @@
+"""The time grid of a run: step, end, and how a failed step is cut."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from fem2d.errors import ModelError
+
+
+@dataclass(frozen=True)
+class TimeStepping:
+    """March from 0 to ``end`` (s) by steps ``dt`` (s); a step whose contact
+    problem does not converge is redone as ``cut_factor`` sub-steps, down to
+    ``min_dt`` (code_aster's DEFI_LIST_INST with ECHEC / SUBD_PAS). With
+    ``events``, a step in which a contact node closes, opens or reverses its
+    slip is split at the event (:class:`fem2d.dynamics.events.EventLocator`).
+
+    >>> TimeStepping(dt=0.01, end=3.5).n_steps
+    350
+    >>> TimeStepping(dt=1.0, end=0.5)
+    Traceback (most recent call last):
+    ...
+    fem2d.errors.ModelError: TimeStepping.dt: 1.0 is larger than end = 0.5
+    """
+
+    dt: float
+    end: float
+    cut_factor: int = 5
+    min_dt: float = 1e-7
+    events: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("dt", "end", "min_dt"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise ModelError(self, name, f"expected a time > 0 (s), got {value!r}")
+        if self.dt > self.end:
+            raise ModelError(self, "dt", f"{self.dt} is larger than end = {self.end}")
+        if isinstance(self.cut_factor, bool) or not isinstance(self.cut_factor, int) or self.cut_factor < 2:
+            raise ModelError(self, "cut_factor", f"expected an integer >= 2, got {self.cut_factor!r}")
+
+    @property
+    def n_steps(self) -> int:
+        """Number of macro steps (the last one may be shorter)."""
+        return max(1, math.ceil(self.end / self.dt - 1e-9))
