@@ -174,7 +174,7 @@ def exact_reference(case: Case, system: System | None = None) -> ExactReference:
     if system is None:
         from fem2d.case.build import build_system
 
-        system, _ = build_system(case)
+        system = build_system(case)
     return EXACT_MODELS[name](case, system)
 
 
