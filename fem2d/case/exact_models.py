@@ -138,9 +138,11 @@ def sliding_block(case: Case, system: System) -> ExactReference:
 
 
 def _single_obstacle(case: Case, system: System):
-    from fem2d.runs.modal import modal_problem
+    from fem2d.case.build import build_analysis
 
-    problem = modal_problem(case, system, {})
+    built = build_analysis(case)
+    with built.keys.translate():
+        problem = built.analysis.problem(system)
     if len(problem.obstacles) != 1:
         raise NoExactSolution(f"the model needs one obstacle, the case has {len(problem.obstacles)}")
     return problem
