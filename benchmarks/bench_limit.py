@@ -66,12 +66,11 @@ def fem2d_run(case: str, overrides: list[str]) -> dict:
 
 def k_eff_and_boundary(level: int):
     """K_eff of SDNV104 A at ``level`` and the free rows of its contact boundary."""
-    from fem2d.case.build import build_system
+    from fem2d.case.build import build_system, scheme_of
     from fem2d.case.loading import load_case
-    from fem2d.runs.direct import scheme_of
 
     case = load_case("sdnv104a", [f"mesh.refine={level}"])
-    system, _ = build_system(case)
+    system = build_system(case)
     dt = case.settings["time"]["dt"]
     k_eff = (system.K_free + system.M_free * (scheme_of(case).mass_factor / dt**2)).tocsr()
     zone = system.zones[0]
