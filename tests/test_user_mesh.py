@@ -22,7 +22,7 @@ def test_cells_that_disagree_with_mesh_element_name_both(tmp_path):
     write_mesh(BUILDERS["sliding_block"](element="quad8"), tmp_path / "q8.msh")
     with pytest.raises(InputError, match=r"mesh.element: 'quad4' but .*q8.msh holds quad8 cells"):
         build_system(_case(tmp_path, "q8.msh"))
-    system, _ = build_system(_case(tmp_path, "q8.msh", "quad8"))
+    system = build_system(_case(tmp_path, "q8.msh", "quad8"))
     assert system.n_dofs == 2 * BUILDERS["sliding_block"](element="quad8").n_nodes
 
 
@@ -32,7 +32,7 @@ def test_orphan_nodes_are_dropped(tmp_path):
     m.points = np.vstack([m.points, [[5.0, 5.0, 0.0], [6.0, 5.0, 0.0]]])  # points no cell uses
     meshio.write(tmp_path / "orphans.msh", m, file_format="gmsh22", binary=False)
     assert read_mesh(tmp_path / "orphans.msh").n_nodes == mesh.n_nodes
-    system, _ = build_system(_case(tmp_path, "orphans.msh"))  # no "free dofs but no mass"
+    system = build_system(_case(tmp_path, "orphans.msh"))  # no "free dofs but no mass"
     assert system.n_dofs == 2 * mesh.n_nodes
 
 
