@@ -54,7 +54,7 @@ def test_refining_a_mesh_file_splits_its_cells_and_keeps_the_groups(tmp_path):
     write_mesh(BUILDERS["sliding_block"](), tmp_path / "block.msh")
     fine = BUILDERS["sliding_block"](refine=2)
     case = load_case(_case(tmp_path, "block.msh").path, {"mesh.refine": 2})
-    system, info = build_system(case)
+    system = build_system(case)
     assert system.n_dofs == 2 * fine.n_nodes
     assert {k: len(b) for k, b in system.mesh.groups.items()} == {k: len(b) for k, b in fine.groups.items()}
     assert system.M.sum() == pytest.approx(2 * 7000.0, rel=1e-12)  # the block's mass, in x and y
