@@ -1,5 +1,7 @@
 """Reuse of a contact pairing (fem2d.contact.pairing): certified reuse gives exactly the search's pairing."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -83,7 +85,14 @@ def test_outside_points_are_always_searched_again():
 
 
 def run_pair(case, overrides, reuse, monkeypatch):
-    monkeypatch.setattr(pairing, "REUSE", reuse)
+    from fem2d.contact import FORMULATIONS
+
+    for cls in FORMULATIONS.values():  # every formulation's master surface made with this reuse option
+        def initial_state(self, zone, _original=cls.initial_state):
+            state = _original(self, zone)
+            return dataclasses.replace(state, surface=dataclasses.replace(state.surface, reuse=reuse))
+
+        monkeypatch.setattr(cls, "initial_state", initial_state)
     seen = set()
     original = pairing.project
 

@@ -41,14 +41,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from fem2d.contact.coulomb import natural_residual
-from fem2d.contact.kinematics import Kinematics, delassus_diagonal
+from fem2d.contact.kinematics import Kinematics, delassus
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution
+from fem2d.contact.workspace import ContactWorkspace
 
 #: Floor of the force scale, so that an all-open step converges at once.
 TINY = 1e-300
 
 
-def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: np.ndarray, mu: float) -> np.ndarray:
+def solve_statuses(
+    W: np.ndarray,
+    e: np.ndarray,
+    status: np.ndarray,
+    direction: np.ndarray,
+    mu: float,
+    workspace: ContactWorkspace | None = None,
+) -> np.ndarray:
     r"""Multipliers that satisfy the equalities of given statuses.
 
     Unknowns: :math:`\lambda_n` of the contact nodes (STICK or SLIP) and
@@ -60,15 +68,18 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
     Parameters
     ----------
     W
-        Condensed operator (2n, 2n), normal block first. The system built
-        from it is kept for the next call with the same array and statuses:
-        W must not be modified in place between calls.
+        Condensed operator (2n, 2n), normal block first. With a
+        ``workspace``, the system built from it is kept there for the next
+        call with the same array and statuses: W must not be modified in
+        place between calls.
     e
         Weighted gaps and slips at :math:`\lambda = 0` (2n,).
     status, direction
         Per node (n,), see :mod:`fem2d.contact.coulomb`.
     mu
         Coulomb coefficient.
+    workspace
+        Where the last system is kept (None: nothing kept).
 
     Returns
     -------
@@ -77,7 +88,11 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
     """
     n = len(status)
     lam = np.zeros(2 * n)
-    system = _status_system(W, status, direction, mu)
+    if workspace is None:
+        system = _status_system(W, status, direction, mu)
+    else:
+        key = (W, status.tobytes(), direction.tobytes(), mu)
+        system = workspace.last("status_system", key, lambda: _status_system(W, status, direction, mu), _same_w)
     if system is None:
         return lam
     rows, full, slides, slide_rows, factor = system
@@ -91,23 +106,20 @@ def solve_statuses(W: np.ndarray, e: np.ndarray, status: np.ndarray, direction: 
     return lam
 
 
-#: W, the statuses and mu of the last :func:`_status_system`, and its result.
-_LAST_SYSTEM: tuple = (None, None, None)
+def _same_w(old: tuple, new: tuple) -> bool:
+    """Keys ``(W, ...)`` of the same W array (``is``) and equal other parts."""
+    return old[0] is new[0] and old[1:] == new[1:]
 
 
 def _status_system(W: np.ndarray, status: np.ndarray, direction: np.ndarray, mu: float) -> tuple | None:
     """The matrix of :func:`solve_statuses` and its index arrays: ``(rows,
     matrix, slides, slide_rows, factor)``, None when no node is in contact.
 
-    The same statuses on the same W give the same system: it is kept for the
-    next call (the statuses of a sliding or resting block rarely change from
-    one step to the next, and W changes only with the pairing).
+    The same statuses on the same W give the same system: :func:`solve_statuses`
+    keeps it in the workspace for the next call (the statuses of a sliding or
+    resting block rarely change from one step to the next, and W changes only
+    with the pairing).
     """
-    global _LAST_SYSTEM
-    key = (status.tobytes(), direction.tobytes(), mu)
-    last_w, last_key, system = _LAST_SYSTEM
-    if last_w is W and last_key == key:
-        return system
     n = len(status)
     active = np.flatnonzero(status != OPEN)
     system = None
@@ -126,7 +138,6 @@ def _status_system(W: np.ndarray, status: np.ndarray, direction: np.ndarray, mu:
             slide_rows = n + sliding
         full.flags.writeable = False
         system = (rows, full, slides, slide_rows, factor)
-    _LAST_SYSTEM = (W, key, system)
     return system
 
 
@@ -178,11 +189,7 @@ def model_values(L: Linearisation, lam: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.where(L.kin.outside, np.inf, lin[:n] / L.kin.weight), lin[n:] / L.kin.weight
 
 
-#: The last local compliance computed, keyed by its W (see :func:`local_compliance`).
-_LAST_COMPLIANCE: tuple = (None, None, 0.0)
-
-
-def local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
+def local_compliance(L: Linearisation, zone_edges: np.ndarray, workspace: ContactWorkspace | None = None) -> float:
     r"""Compliance of the contact boundary *relative* between neighbouring slave nodes.
 
     :math:`\tfrac12 (W_{jj} + W_{kk} - 2 W_{jk})` over the slave edges (j, k),
@@ -191,14 +198,16 @@ def local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
     common to neighbours, cancel, so this is the bodies' local elastic
     compliance; it turns the force tolerance into a length tolerance. The
     smaller of the normal and tangential medians over the edges inside the
-    master; 0 if there is none. Reused while W is (see
+    master; 0 if there is none. With a ``workspace``, reused while W is (see
     :func:`fem2d.contact.kinematics.delassus`).
     """
-    global _LAST_COMPLIANCE
-    key = (zone_edges.tobytes(), L.kin.weight.tobytes(), L.kin.outside.tobytes())
-    w_last, key_last, value = _LAST_COMPLIANCE
-    if w_last is L.W and key_last == key:
-        return value
+    if workspace is None:
+        return _local_compliance(L, zone_edges)
+    key = (L.W, zone_edges.tobytes(), L.kin.weight.tobytes(), L.kin.outside.tobytes())
+    return workspace.last("local_compliance", key, lambda: _local_compliance(L, zone_edges), _same_w)
+
+
+def _local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
     n = len(L.kin.weight)
     j, k = zone_edges[:, 0], zone_edges[:, 1]
     inside = ~(L.kin.outside[j] | L.kin.outside[k])
@@ -212,7 +221,6 @@ def local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
         value = float(
             min(np.median(0.5 * (W[a + j, a + j] + W[a + k, a + k] - 2.0 * W[a + j, a + k]) / w) for a in (0, n))
         )
-    _LAST_COMPLIANCE = (L.W, key, value)
     return value
 
 
@@ -272,7 +280,7 @@ def linearise(
 ) -> Linearisation:
     """Pair at ``d`` and build the linear model of the step there."""
     kin = kinematics(d.reshape(-1, 2))
-    W, diag, positive, safe = delassus_diagonal(kin.B, problem.compliance)
+    W, diag, positive, safe = delassus(kin.B, problem.compliance, problem.workspace)
     x = kin.values()
     e = x + kin.B.dot(problem.d_free.ravel() - d)
     n = len(kin.weight)
@@ -313,7 +321,7 @@ def run(
     n = problem.zone.n_slave
     lam, status, direction = lam0.copy(), status0.copy(), direction0.copy()
     lin_model = linearise(problem, kinematics, problem.d_start.ravel())
-    compliance = local_compliance(lin_model, problem.zone.slave_local)
+    compliance = local_compliance(lin_model, problem.zone.slave_local, problem.workspace)
     floor = length_floor(problem)
     iterations, repairings, residual, converged = 0, 0, np.inf, False
     solved_with: bytes | None = None  # statuses of the last solve on this linearisation
@@ -354,7 +362,7 @@ def run(
         if iterations == max_iter:
             break
         status, direction = new_status, new_direction
-        lam = solve_statuses(L.W, L.e, status, direction, mu)
+        lam = solve_statuses(L.W, L.e, status, direction, mu, problem.workspace)
         solved_with = key
         iterations += int(bool((status != OPEN).any()))
     # gap and slip are the linear model's at lam: every exit above follows their evaluation

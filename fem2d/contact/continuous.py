@@ -61,7 +61,7 @@ import numpy as np
 
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import alart_curnier_status, reversal_to_stick
-from fem2d.contact.kinematics import gauss_kinematics, nodal_kinematics, slave_weights
+from fem2d.contact.kinematics import gauss_kinematics, nodal_kinematics, zone_weights
 from fem2d.contact.problem import OPEN, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
 
@@ -127,7 +127,7 @@ class ContinuousFormulation:
         if self.integration == "gauss":
             points = self.gauss_points or (3 if problem.zone.slave_edges.kind == "seg3" else 2)
             return lambda d: gauss_kinematics(problem, surface, d, points)
-        weights = slave_weights(problem.zone)
+        weights = zone_weights(problem)
         return lambda d: nodal_kinematics(problem, surface, d, weights)
 
     def solve(self, problem: CondensedProblem, state: ContinuousState) -> ContactSolution:

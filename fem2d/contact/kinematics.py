@@ -40,13 +40,16 @@ sliding does not change them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import partial
 
 import numpy as np
 
 from fem2d.contact.pairing import pair
 from fem2d.contact.problem import CondensedProblem, ContactZone
-from fem2d.contact.search import MasterSurface, Projection, line_shape, line_shape_derivative
+from fem2d.contact.search import MasterSurface, Projection
+from fem2d.contact.workspace import ContactWorkspace
+from fem2d.fe.elements import line_shape, line_shape_derivative
+from fem2d.fe.quadrature import gauss_legendre
 
 
 @dataclass(frozen=True)
@@ -147,62 +150,27 @@ def _slips(proj: Projection, du: np.ndarray, slave_du: np.ndarray, outside: bool
     return slip
 
 
-#: Row columns of the last node-to-segment pairing, keyed by its ``master_nodes`` array.
-_LAYOUT: tuple = (None, None)
-
-
 def _node_columns(master_nodes: np.ndarray) -> np.ndarray:
     """Columns of the normal rows, then the tangential rows, of the slave nodes
     (2 n, 2 (1 + nn)): the x, y dofs of the node, then of its segment's nodes.
 
-    Reused while the pairing is: :func:`fem2d.contact.pairing.pair` hands back
-    the same (read-only) ``master_nodes`` array while its certificate holds.
+    Kept in the workspace while the pairing is: :func:`fem2d.contact.pairing.pair`
+    hands back the same (read-only) ``master_nodes`` array while its certificate holds.
     """
-    global _LAYOUT
-    last, cols = _LAYOUT
-    if last is master_nodes:
-        return cols
     n = len(master_nodes)
     nodes = np.concatenate([np.arange(n)[:, None], master_nodes], axis=1)
     cols = (2 * nodes[:, :, None] + np.arange(2)).reshape(n, -1)
     cols = np.concatenate((cols, cols))
     cols.flags.writeable = False
-    _LAYOUT = (master_nodes, cols)
     return cols
-
-
-#: ``np.arange(n)`` for the slave count of the last call (the slave nodes never pair with their own edges).
-_SLAVE_IDS = np.arange(0)
-#: ``np.ones(n)`` (read-only) for the slave count of the last call.
-_ONES = np.ones(0)
-
-
-def _unit_weights(n: int) -> np.ndarray:
-    global _ONES
-    ones = _ONES  # one read: another thread may replace the global
-    if len(ones) != n:
-        ones = np.ones(n)
-        ones.flags.writeable = False
-        _ONES = ones
-    return ones
-
-
-def _slave_ids(n: int) -> np.ndarray:
-    global _SLAVE_IDS
-    ids = _SLAVE_IDS
-    if len(ids) != n:
-        ids = np.arange(n)
-        ids.flags.writeable = False
-        _SLAVE_IDS = ids
-    return ids
 
 
 def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
     """Node-to-segment kinematics of the slave nodes (weights 1)."""
-    zone = problem.zone
+    zone, ws = problem.zone, problem.workspace
     n_s = zone.n_slave
     coords = zone.reference + d
-    proj = pair(surface, coords, coords[:n_s], exclude=_slave_ids(n_s))
+    proj = pair(surface, coords, coords[:n_s], exclude=ws.slave_ids(n_s))
     outside = bool(proj.outside.any())
     du = d - problem.d_start
     # rows: +1 at the slave node, -N_a at the segment's nodes, times n (normal rows) or t (tangential rows)
@@ -213,15 +181,10 @@ def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nda
         coef[proj.outside] = 0.0
     frame = np.concatenate((proj.normal, proj.tangent))
     vals = (np.concatenate((coef, coef))[:, :, None] * frame[:, None, :]).reshape(2 * n_s, -1)
-    B = Rows(_node_columns(proj.master_nodes), vals, 2 * zone.n_boundary)
+    B = Rows(ws.last("layout", proj.master_nodes, partial(_node_columns, proj.master_nodes)), vals, 2 * zone.n_boundary)
     slip = _slips(proj, du, du[:n_s], outside)
-    weights = _unit_weights(n_s)
+    weights = ws.unit_weights(n_s)
     return Kinematics(proj.gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
-
-
-@lru_cache(maxsize=16)
-def _gauss_legendre(n_points: int) -> tuple[np.ndarray, np.ndarray]:
-    return np.polynomial.legendre.leggauss(n_points)
 
 
 def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -231,15 +194,11 @@ def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.n
     configuration), m.
     """
     kind = zone.slave_edges.kind
-    eta, w = _gauss_legendre(n_points)
+    eta, w = gauss_legendre(n_points)
     phi = line_shape(kind, eta)
     x0 = zone.reference[zone.slave_local]
     jac = np.linalg.norm(np.einsum("qa,eaj->eqj", line_shape_derivative(kind, eta), x0), axis=2)
     return phi, w[None, :] * jac
-
-
-#: The zone and the (read-only) weights of the last :func:`slave_weights` call.
-_WEIGHTS: tuple = (None, None)
 
 
 def slave_weights(zone: ContactZone) -> np.ndarray:
@@ -248,18 +207,19 @@ def slave_weights(zone: ContactZone) -> np.ndarray:
     Integrated with 3 Gauss points per slave edge: half the adjacent
     lengths for SEG2 edges; :math:`L/6, L/6, 2L/3` for straight SEG3 edges.
     Use them to turn nodal forces into pressures (Pa). The array is
-    read-only: it is kept for the next call on the same zone (every step).
+    read-only (a :class:`~fem2d.contact.workspace.ContactWorkspace` keeps it
+    for the steps of a zone, :func:`zone_weights`).
     """
-    global _WEIGHTS
-    last_zone, last = _WEIGHTS  # one read: another thread may replace the global
-    if last_zone is zone:
-        return last
     phi, omega = _edge_quadrature(zone, 3)
     weights = np.zeros(zone.n_slave)
     np.add.at(weights, zone.slave_local, np.einsum("eq,qa->ea", omega, phi))
     weights.flags.writeable = False
-    _WEIGHTS = (zone, weights)
     return weights
+
+
+def zone_weights(problem: CondensedProblem) -> np.ndarray:
+    """:func:`slave_weights` of the problem's zone, kept in its workspace."""
+    return problem.workspace.last("slave_weights", problem.zone, partial(slave_weights, problem.zone))
 
 
 def nodal_kinematics(
@@ -328,47 +288,52 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     normal = np.where(out[:, None], 0.0, normal / np.where(out, 1.0, norm)[:, None])
     tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
     nodal = node_kinematics(problem, surface, d)
-    return Kinematics(gap, slip, normal, tangent, out, np.where(out, slave_weights(zone), weight), B, nodal.projection)
+    weight = np.where(out, zone_weights(problem), weight)
+    return Kinematics(gap, slip, normal, tangent, out, weight, B, nodal.projection)
 
 
-#: The compliance, its moving dofs, the key of the moving part of B and the result of the last call.
-_LAST: tuple = (None, None, None, None)
-
-
-def delassus(B: Rows, compliance: np.ndarray) -> np.ndarray:
-    r"""The condensed operator :math:`W = B C B^T` (dense).
+def delassus(
+    B: Rows, compliance: np.ndarray, workspace: ContactWorkspace | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    r"""The condensed operator :math:`W = B C B^T` (dense) with its diagonal.
 
     :math:`W` maps multipliers to the change of :math:`(w g, w u)`: m/N for
     the discrete methods, m^4/N per unit thickness for the weak forms.
+    Returns ``(W, diag, positive, safe)``: ``positive`` where the diagonal
+    is > 0 and ``safe`` the diagonal with 1 elsewhere (all read-only).
 
     Only the entries of B on dofs that move (nonzero diagonal of C) matter;
-    the last W is reused when they and C (the same array, which must not be
-    modified in place) are unchanged, which is the rule on a rigid or slowly
-    re-paired master (the pairing moves the master shape weights, not the
-    slave rows). Costs :math:`O(n_{rows}\, n_{cols}\, m)` otherwise, m the
-    padding width of B. The returned array is read-only.
+    with a ``workspace``, the last W is reused when they and C (the same
+    array, which must not be modified in place) are unchanged, which is the
+    rule on a rigid or slowly re-paired master (the pairing moves the master
+    shape weights, not the slave rows). Costs
+    :math:`O(n_{rows}\, n_{cols}\, m)` otherwise, m the padding width of B.
+
+    >>> B = Rows(np.array([[0], [1]]), np.array([[1.0], [2.0]]), 2)
+    >>> delassus(B, np.diag([0.5, 0.0]))[0]
+    array([[0.5, 0. ],
+           [0. , 0. ]])
     """
-    return delassus_diagonal(B, compliance)[0]
-
-
-def delassus_diagonal(B: Rows, compliance: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`delassus` with its diagonal: ``(W, diag, positive, safe)``, ``positive``
-    where the diagonal is > 0 and ``safe`` the diagonal with 1 elsewhere (all read-only)."""
-    global _LAST
-    last_compliance, moving_dofs, last_key, last_result = _LAST
-    if last_compliance is not compliance:
-        moving_dofs, last_key = np.diagonal(compliance) != 0.0, None
+    if workspace is None:
+        return _delassus(B, np.diagonal(compliance) != 0.0, compliance)
+    moving_dofs = workspace.last("moving_dofs", compliance, lambda: np.diagonal(compliance) != 0.0)
     moving = moving_dofs[B.cols]
     vals = np.where(moving, B.vals, 0.0)
-    key = (np.where(moving, B.cols, -1).tobytes(), vals.tobytes())
-    if last_key == key:
-        return last_result
-    effective = Rows(B.cols, vals, B.n_cols)
+    key = (compliance, np.where(moving, B.cols, -1).tobytes(), vals.tobytes())
+    return workspace.last("delassus", key, lambda: _delassus(Rows(B.cols, vals, B.n_cols), moving_dofs, compliance),
+                          _same_delassus_key)
+
+
+def _same_delassus_key(old: tuple, new: tuple) -> bool:
+    return old[0] is new[0] and old[1:] == new[1:]
+
+
+def _delassus(B: Rows, moving_dofs: np.ndarray, compliance: np.ndarray) -> tuple[np.ndarray, ...]:
+    effective = Rows(B.cols, np.where(moving_dofs[B.cols], B.vals, 0.0), B.n_cols)
     W = effective.times_transpose(effective.times(compliance))
     diag = W.diagonal().copy()
     positive = diag > 0.0
     safe = np.where(positive, diag, 1.0)
     for array in (W, diag, positive, safe):
         array.flags.writeable = False
-    _LAST = (compliance, moving_dofs, key, (W, diag, positive, safe))
     return W, diag, positive, safe

@@ -39,7 +39,7 @@ from typing import ClassVar
 import numpy as np
 
 from fem2d.contact import active_set
-from fem2d.contact.kinematics import node_kinematics, slave_weights
+from fem2d.contact.kinematics import node_kinematics, zone_weights
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
 
@@ -184,7 +184,7 @@ def discrete_solution(
     """The step's solution of a discrete formulation, with its next state."""
     n = problem.zone.n_slave
     lam_n, lam_t = result.lam[:n], result.lam[n:]
-    weights = slave_weights(problem.zone)
+    weights = zone_weights(problem)
     pressure = np.where(weights > 0.0, lam_n / np.where(weights > 0.0, weights, 1.0), 0.0)
     state = DiscreteState(surface, result.status.copy(), result.direction.copy(), lam_n.copy(), lam_t.copy(), pressure)
     return active_set.solution(result, problem, state)

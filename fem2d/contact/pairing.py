@@ -29,7 +29,7 @@ lowered by :math:`c\mu` as the reference position of the master is renewed
 (the bound stays valid by the triangle inequality). Large sliding is
 therefore handled exactly as with a search at every call.
 
-Set :data:`REUSE` to False to search at every call (tests compare both).
+A surface made with ``reuse=False`` is searched at every call (tests compare both).
 """
 
 from __future__ import annotations
@@ -44,12 +44,10 @@ from fem2d.contact.search import (
     Projection,
     _evaluate,
     finish_projection,
-    line_shape,
     project,
 )
+from fem2d.fe.elements import line_shape
 
-#: Reuse certified pairings (False: a full search at every call).
-REUSE = True
 #: Point-segment pairs per block when bounding the distances to the other segments.
 BOUND_BLOCK = 2**18
 #: Largest sum of |N_a| over a segment: how far a segment moves when its nodes move by 1.
@@ -232,11 +230,12 @@ def pair(
     Same arguments and result as :func:`~fem2d.contact.search.project`.
     Points whose certificate fails are searched again (all of them when the
     master has moved). The certificates live in ``surface.cache``, one per
-    set of query points (their number and ``exclude``).
+    set of query points (their number and ``exclude``); a surface whose
+    ``reuse`` is False is searched at every call.
     """
     coords = np.asarray(coords, dtype=float)
     points = np.asarray(points, dtype=float).reshape(-1, 2)
-    if not REUSE:
+    if not surface.reuse:
         return project(surface, coords, points, exclude)
     key = ("pairing", len(points), None if exclude is None else np.asarray(exclude).tobytes())
     cert = surface.cache.get(key)

@@ -57,7 +57,7 @@ import numpy as np
 
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import return_map, reversal_to_stick
-from fem2d.contact.kinematics import node_kinematics, slave_weights
+from fem2d.contact.kinematics import node_kinematics, zone_weights
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
 
@@ -218,9 +218,9 @@ class PenaltyFormulation:
         lam = np.zeros(2 * n)
         kin_of = partial(node_kinematics, problem, state.surface)
         L = active_set.linearise(problem, kin_of, problem.d_start.ravel())
-        compliance = active_set.local_compliance(L, zone.slave_local)
+        compliance = active_set.local_compliance(L, zone.slave_local, problem.workspace)
         floor = active_set.length_floor(problem)
-        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance, slave_weights(zone))
+        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance, zone_weights(problem))
         # nothing can touch yet (no node faces the master): any value does for this step
         e_n, e_t = frozen if frozen is not None else (1.0, 1.0)
 
@@ -282,7 +282,7 @@ class PenaltyFormulation:
         else:
             gap, slip = active_set.model_values(L, lam)
         lam_n, lam_t = lam[:n], lam[n:]
-        weights = slave_weights(zone)
+        weights = zone_weights(problem)
         pressure = np.where(weights > 0.0, lam_n / np.where(weights > 0.0, weights, 1.0), 0.0)
         # a stuck node keeps its elastic tangential force; an open one forgets its anchor
         new_state = replace(

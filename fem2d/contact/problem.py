@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from fem2d.contact.workspace import ContactWorkspace
 from fem2d.mesh.mesh import CellBlock
 
 #: Contact status of a slave node.
@@ -96,6 +97,8 @@ class CondensedProblem:
     ``d_start`` is the boundary displacement at the start of the step (for
     slip increments), ``d_free`` and ``compliance`` define d(p). ``dt`` is
     the step size (for rates). All boundary vectors are (n_boundary, 2).
+    ``workspace`` is what the zone's solves keep between steps (its
+    coupling's; a fresh one by default).
     """
 
     zone: ContactZone
@@ -103,6 +106,7 @@ class CondensedProblem:
     d_free: np.ndarray
     compliance: np.ndarray
     dt: float
+    workspace: ContactWorkspace = field(default_factory=ContactWorkspace)
 
     def displacement(self, p: np.ndarray) -> np.ndarray:
         """Boundary displacement (n_boundary, 2) produced by boundary forces p (n_boundary, 2)."""

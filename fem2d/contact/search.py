@@ -50,54 +50,11 @@ import numpy as np
 
 from fem2d.contact.problem import ContactZone
 from fem2d.errors import InputError
+from fem2d.fe.elements import line_shape, line_shape_derivative
 from fem2d.mesh.mesh import CellBlock, Mesh
 
 #: Tolerance on the local coordinate for "inside the segment".
 XI_TOLERANCE = 1e-9
-
-
-# --------------------------------------------------------------------------
-# Line shape functions (ends first, then the middle node for SEG3)
-# --------------------------------------------------------------------------
-
-
-def line_shape(kind: str, xi: np.ndarray) -> np.ndarray:
-    r"""Shape functions of a SEG2/SEG3 line at local coordinates ``xi``.
-
-    SEG2: :math:`N = ((1-\xi)/2, (1+\xi)/2)`; SEG3 (ends, then middle):
-    :math:`N = (\xi(\xi-1)/2, \xi(\xi+1)/2, 1-\xi^2)`.
-
-    Returns an array of shape ``xi.shape + (n_nodes,)`` (dimensionless).
-    """
-    xi = np.asarray(xi, dtype=float)
-    if kind == "seg2":
-        out = np.empty(xi.shape + (2,))
-        out[..., 0] = 0.5 * (1.0 - xi)
-        out[..., 1] = 0.5 * (1.0 + xi)
-        return out
-    if kind == "seg3":
-        out = np.empty(xi.shape + (3,))
-        out[..., 0] = 0.5 * xi * (xi - 1.0)
-        out[..., 1] = 0.5 * xi * (xi + 1.0)
-        out[..., 2] = 1.0 - xi * xi
-        return out
-    raise InputError(f"contact surfaces must be seg2 or seg3 edges, got {kind!r}")
-
-
-def line_shape_derivative(kind: str, xi: np.ndarray) -> np.ndarray:
-    r""":math:`dN/d\xi` of a SEG2/SEG3 line (shape ``xi.shape + (n_nodes,)``)."""
-    xi = np.asarray(xi, dtype=float)
-    if kind == "seg2":
-        out = np.empty(xi.shape + (2,))
-        out[..., 0], out[..., 1] = -0.5, 0.5
-        return out
-    if kind == "seg3":
-        out = np.empty(xi.shape + (3,))
-        out[..., 0] = xi - 0.5
-        out[..., 1] = xi + 0.5
-        out[..., 2] = -2.0 * xi
-        return out
-    raise InputError(f"contact surfaces must be seg2 or seg3 edges, got {kind!r}")
 
 
 def _second_derivative(kind: str) -> np.ndarray:
@@ -217,12 +174,10 @@ class MasterSurface:
     kind: str
     nodes: np.ndarray
     sign: np.ndarray
+    #: keep certified pairings between searches (False: a full search at every call)
+    reuse: bool = True
     #: reusable searches of this surface (see :mod:`fem2d.contact.pairing`); not part of its value
     cache: dict = field(default_factory=dict, compare=False, repr=False)
-
-    @property
-    def n_segments(self) -> int:
-        return len(self.nodes)
 
 
 def master_surface(zone: ContactZone, orientation: str = "auto") -> MasterSurface:

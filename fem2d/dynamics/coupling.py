@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
+from fem2d.contact.workspace import ContactWorkspace
 from fem2d.dynamics.condensation import BoundaryCondensation, condensation
 from fem2d.dynamics.stepsizes import StepSizeCache
 from fem2d.linalg.base import Factorization
@@ -149,6 +150,8 @@ class ContactCoupling:
         # per step size (the last few): the condensation and, with several zones, each zone's diagonal block
         self._condensations: StepSizeCache[BoundaryCondensation] = StepSizeCache()
         self._blocks: StepSizeCache[list[np.ndarray]] = StepSizeCache()
+        #: per zone, what its contact solves keep from one step to the next
+        self.workspaces = [ContactWorkspace() for _ in self.zones]
 
     @property
     def zone(self) -> ContactZone:
@@ -213,7 +216,7 @@ class ContactCoupling:
         t0 = time.perf_counter()
         if len(self.zones) == 1:
             problem = CondensedProblem(
-                self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), cond.compliance, dt
+                self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), cond.compliance, dt, self.workspaces[0]
             )
             sol = self.formulations[0].solve(problem, state)
         else:
@@ -244,7 +247,7 @@ class ContactCoupling:
                 others[dofs] -= p_zone[z]
                 shifted = d_free + compliance @ others
                 problem = CondensedProblem(
-                    zone, d_start[dofs].reshape(-1, 2), shifted[dofs].reshape(-1, 2), blocks[z], dt
+                    zone, d_start[dofs].reshape(-1, 2), shifted[dofs].reshape(-1, 2), blocks[z], dt, self.workspaces[z]
                 )
                 sol = formulation.solve(problem, states[z])
                 iterations += sol.iterations

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -65,7 +65,6 @@ class Counters:
     condensation_s: float = 0.0
     contact_s: float = 0.0
     solve_s: float = 0.0
-    extra: dict = field(default_factory=dict)
 
 
 class NewmarkStepper:

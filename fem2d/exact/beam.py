@@ -47,20 +47,3 @@ def tip_step_response(
     t = np.asarray(t, dtype=float)
     amplitude = 4 * P / (rho_A * L * omega**2)
     return np.sum(amplitude * (1 - np.cos(np.multiply.outer(t, omega))), axis=-1)
-
-
-def first_peak(P: float, E: float, inertia: float, rho_A: float, L: float, n_modes: int = 60) -> tuple[float, float]:
-    """(time, value) of the first maximum of the tip step response."""
-    omega1 = 2 * np.pi * cantilever_frequencies(1, E, inertia, rho_A, L)[0]
-    t = np.linspace(0.5 * np.pi / omega1, 1.5 * np.pi / omega1, 20001)
-    w = tip_step_response(t, P, E, inertia, rho_A, L, n_modes)
-    i = int(np.argmax(w))
-    # refine: the velocity vanishes at the peak
-    om = 2 * np.pi * cantilever_frequencies(n_modes, E, inertia, rho_A, L)
-
-    def v(s: float) -> float:
-        return float(np.sum(4 * P / (rho_A * L * om) * np.sin(om * s)))
-
-    lo, hi = t[max(i - 1, 0)], t[min(i + 1, len(t) - 1)]
-    t_peak = brentq(v, lo, hi, xtol=1e-14) if v(lo) * v(hi) < 0 else t[i]
-    return float(t_peak), float(tip_step_response(np.array([t_peak]), P, E, inertia, rho_A, L, n_modes)[0])

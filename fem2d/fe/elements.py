@@ -74,23 +74,72 @@ def _quad8_grad(xi: np.ndarray) -> np.ndarray:
     return np.stack([dx, dy], axis=-1)
 
 
+def line_shape(kind: str, xi: np.ndarray) -> np.ndarray:
+    r"""Shape functions of a SEG2/SEG3 line at local coordinates ``xi`` (any shape).
+
+    .. math::
+
+        N^{SEG2} = \left(\tfrac{1-\xi}{2}, \tfrac{1+\xi}{2}\right), \qquad
+        N^{SEG3} = \left(\tfrac{\xi(\xi-1)}{2}, \tfrac{\xi(\xi+1)}{2}, 1-\xi^2\right)
+
+    (ends first, then the middle node). Returns an array of shape
+    ``xi.shape + (n_nodes,)`` (dimensionless); the values sum to 1.
+
+    >>> line_shape("seg3", np.array([-1.0, 0.5]))
+    array([[ 1.   , -0.   ,  0.   ],
+           [-0.125,  0.375,  0.75 ]])
+    """
+    xi = np.asarray(xi, dtype=float)
+    if kind == "seg2":
+        out = np.empty(xi.shape + (2,))
+        out[..., 0] = 0.5 * (1.0 - xi)
+        out[..., 1] = 0.5 * (1.0 + xi)
+        return out
+    if kind == "seg3":
+        out = np.empty(xi.shape + (3,))
+        out[..., 0] = 0.5 * xi * (xi - 1.0)
+        out[..., 1] = 0.5 * xi * (xi + 1.0)
+        out[..., 2] = 1.0 - xi * xi
+        return out
+    raise InputError(f"line shape functions are for seg2 or seg3 edges, got {kind!r}")
+
+
+def line_shape_derivative(kind: str, xi: np.ndarray) -> np.ndarray:
+    r""":math:`dN/d\xi` of a SEG2/SEG3 line (shape ``xi.shape + (n_nodes,)``).
+
+    >>> line_shape_derivative("seg2", np.zeros(1))
+    array([[-0.5,  0.5]])
+    """
+    xi = np.asarray(xi, dtype=float)
+    if kind == "seg2":
+        out = np.empty(xi.shape + (2,))
+        out[..., 0], out[..., 1] = -0.5, 0.5
+        return out
+    if kind == "seg3":
+        out = np.empty(xi.shape + (3,))
+        out[..., 0] = xi - 0.5
+        out[..., 1] = xi + 0.5
+        out[..., 2] = -2.0 * xi
+        return out
+    raise InputError(f"line shape functions are for seg2 or seg3 edges, got {kind!r}")
+
+
+
+
 def _seg2_shape(xi: np.ndarray) -> np.ndarray:
-    x = xi[:, :1]
-    return np.hstack([0.5 * (1 - x), 0.5 * (1 + x)])
+    return line_shape("seg2", xi[:, 0])
 
 
 def _seg2_grad(xi: np.ndarray) -> np.ndarray:
-    return np.broadcast_to(np.array([[-0.5], [0.5]]), (len(xi), 2, 1)).copy()
+    return line_shape_derivative("seg2", xi[:, 0])[:, :, None]
 
 
 def _seg3_shape(xi: np.ndarray) -> np.ndarray:
-    x = xi[:, :1]
-    return np.hstack([0.5 * x * (x - 1), 0.5 * x * (x + 1), 1 - x * x])
+    return line_shape("seg3", xi[:, 0])
 
 
 def _seg3_grad(xi: np.ndarray) -> np.ndarray:
-    x = xi[:, :1]
-    return np.hstack([x - 0.5, x + 0.5, -2 * x])[:, :, None]
+    return line_shape_derivative("seg3", xi[:, 0])[:, :, None]
 
 
 @dataclass(frozen=True)

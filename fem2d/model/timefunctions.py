@@ -57,8 +57,3 @@ class Sine:
 
     def __call__(self, t: float) -> float:
         return self.amplitude * float(np.sin(self.omega * t + self.phase))
-
-
-def ramp(t_ramp: float) -> PiecewiseLinear:
-    """0 at t = 0, 1 at ``t_ramp`` and afterwards."""
-    return PiecewiseLinear((0.0, t_ramp), (0.0, 1.0))

@@ -128,12 +128,11 @@ class _Terminated(BaseException):
     """SIGTERM in a worker while it runs a case (see :func:`_worker_init`)."""
 
 
-_busy = False
+def _exit_on_sigterm(signum, frame) -> None:
+    os._exit(128 + signum)  # an idle worker: nothing to clean up
 
 
-def _on_sigterm(signum, frame) -> None:
-    if not _busy:  # idle: nothing to clean up
-        os._exit(128 + signum)
+def _raise_on_sigterm(signum, frame) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one (parent death is signalled twice) must not
     raise _Terminated  # unwinds through the atomic writers, which remove their temporary files
 
@@ -148,7 +147,7 @@ def _worker_init() -> None:
     end a run cleanly on SIGTERM, die with their parent, and run their libraries on
     one thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     _die_with_parent(os.getppid())
     for name in _SINGLE_THREAD:
         os.environ.setdefault(name, "1")
@@ -181,14 +180,21 @@ def execute(spec: RunSpec) -> RunRecord:
     """Run one spec (in whatever process the executor chose) and write its
     directory. Errors become a record; Ctrl-C and termination are not caught,
     so an interrupted run writes nothing (the writes are atomic)."""
-    global _busy
-    _busy = True
+    # a worker (see _worker_init) exits at once on SIGTERM when idle, and unwinds while it runs
+    # a case; the process's handler says which, so no flag outside it is needed
+    worker = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) in (
+        _exit_on_sigterm,
+        _raise_on_sigterm,
+    )
+    if worker:
+        signal.signal(signal.SIGTERM, _raise_on_sigterm)
     try:
         return _execute(spec)
     except _Terminated:
         os._exit(128 + signal.SIGTERM)
     finally:
-        _busy = False
+        if worker:
+            signal.signal(signal.SIGTERM, _exit_on_sigterm)
 
 
 def _execute(spec: RunSpec) -> RunRecord:

@@ -347,11 +347,6 @@ def mesh_converged(records: Sequence[RunRecord], tolerance: float = MESH_CONVERG
     return out
 
 
-def failed_rows(records: Sequence[RunRecord]) -> list[str]:
-    """One line per failed run: its label and error."""
-    return [f"{r.label}: {r.error}" for r in records if r.error is not None]
-
-
 # --- writing and printing tables ---------------------------------------------------------------------
 
 
