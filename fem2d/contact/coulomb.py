@@ -64,6 +64,16 @@ def return_map(trial: np.ndarray, threshold: np.ndarray) -> ReturnMap:
     ReturnMap
         The projected force and the derivatives of the map (its consistent
         tangent, used by the penalty Newton).
+
+    Examples
+    --------
+    A trial within the threshold sticks; one beyond it slips at the threshold:
+
+    >>> r = return_map(np.array([0.5, -3.0]), np.array([1.0, 1.0]))
+    >>> r.force, r.stick
+    (array([ 0.5, -1. ]), array([ True, False]))
+    >>> r.d_trial, r.d_threshold
+    (array([1., 0.]), array([ 0., -1.]))
     """
     trial = np.asarray(trial, dtype=float)
     tau = np.maximum(np.asarray(threshold, dtype=float), 0.0)
@@ -96,6 +106,18 @@ def natural_residual(
     \epsilon F`" reads: forces within :math:`\epsilon F` and gaps and slips
     within :math:`\delta` (m) of the law. Returns :math:`\max(|r_n|, |r_t|)`
     per node; an infinite gap (no master facing) counts as open.
+
+    Examples
+    --------
+    A closed node sliding at the Coulomb limit and an open node without force
+    satisfy the laws; a closed node at the limit that slips 1 mm the wrong way
+    does not (:math:`r_t = c\,u` = 1 N with :math:`c` = 1000 N/m):
+
+    >>> natural_residual(np.array([2.0, 0.0]), np.array([-1.0, 0.0]), np.array([0.0, 0.1]),
+    ...                  np.array([0.0, 0.0]), mu=0.5, stiffness=1.0)
+    array([0., 0.])
+    >>> natural_residual(np.array([2.0]), np.array([0.0]), np.array([0.0]), np.array([1e-3]), mu=0.5, stiffness=1e3)
+    array([1.])
     """
     if isinstance(stiffness, float) and stiffness > 0.0:
         g = stiffness * gap  # an infinite gap stays infinite
@@ -131,6 +153,16 @@ def alart_curnier_status(
     :math:`\rho_n, \rho_t > 0` (units: multiplier per metre).
 
     Returns (status, direction) with status in OPEN/STICK/SLIP.
+
+    Examples
+    --------
+    With :math:`\mu = 0.5` and :math:`\hat\lambda_n = 1`: a tangential
+    multiplier 0.2 sticks, 0.9 slides (direction -1, opposing it), and a node
+    without force is open:
+
+    >>> alart_curnier_status(np.array([1.0, 1.0, 0.0]), np.array([0.2, 0.9, 0.0]),
+    ...                      np.zeros(3), np.zeros(3), rho_n=1.0, rho_t=1.0, mu=0.5)
+    (array([1, 2, 0]), array([ 0., -1.,  0.]))
     """
     aug_n = lam_n - rho_n * gap
     aug_t = lam_t - rho_t * slip
@@ -152,6 +184,12 @@ def reversal_to_stick(
     between the two slip directions without ever trying the stuck state that
     lies between them. The fixed point is unchanged (a consistent status set
     is never a reversal of itself).
+
+    Examples
+    --------
+    >>> reversal_to_stick(np.array([SLIP, SLIP]), np.array([1.0, -1.0]),
+    ...                   np.array([SLIP, SLIP]), np.array([1.0, 1.0]))
+    (array([2, 1]), array([1., 0.]))
     """
     flip = (status == SLIP) & (previous_status == SLIP) & (direction * previous_direction < 0.0)
     return np.where(flip, STICK, status), np.where(flip, 0.0, direction)

@@ -1,17 +1,5 @@
-"""Discrete elements (code_aster's DIS_T): 2-node springs and nodal springs/masses.
-
-Two-node spring (SEG2, ``K_T_D_L`` in the local frame). With the unit axis
-``e = (x_2 - x_1) / |x_2 - x_1|`` and the transverse unit vector
-``n = (-e_y, e_x)``::
-
-    k = k_axial e e^T + k_transverse n n^T          (2 x 2, N/m)
-    K_e = [[k, -k], [-k, k]]                       (4 x 4, dofs DX_1, DY_1, DX_2, DY_2)
-
-A zero-length spring has no axis and is refused; use
-:func:`global_spring_matrices` (``REPERE='GLOBAL'``) for coincident nodes.
-
-Nodal elements (POINT cells, ``K_T_D_N`` / ``M_T_D_N``): a spring to ground
-``diag(kx, ky)`` or a point mass ``diag(mx, my)`` on each node (2 x 2).
+"""Discrete elements (code_aster's DIS_T): 2-node springs (:func:`spring_matrices`,
+:func:`global_spring_matrices`) and nodal springs and masses (POINT cells).
 
 The same matrices serve for discrete dampers (``A_T_D_L``, ``A_T_D_N``):
 pass damping coefficients (N s/m) instead of stiffnesses.
@@ -52,10 +40,30 @@ def spring_matrices(
     k_transverse: float | np.ndarray = 0.0,
     group: str | None = None,
 ) -> np.ndarray:
-    """Stiffness matrices of 2-node springs defined in their local frame (N/m).
+    r"""Stiffness matrices of 2-node springs defined in their local frame (N/m).
 
-    ``K_e = [[k, -k], [-k, k]]`` with ``k = k_axial e e^T + k_transverse n n^T``,
-    ``e`` the unit vector from node 1 to node 2 and ``n = (-e_y, e_x)``.
+    code_aster's ``K_T_D_L``: with the unit axis :math:`e = (x_2 - x_1)/|x_2 - x_1|`
+    and the transverse unit vector :math:`n = (-e_y, e_x)`,
+
+    .. math::
+
+        k = k_{axial}\, e e^T + k_{transverse}\, n n^T, \qquad
+        K_e = \begin{pmatrix} k & -k \\ -k & k \end{pmatrix}
+
+    (dofs DX_1, DY_1, DX_2, DY_2). A zero-length spring has no axis and is
+    refused; use :func:`global_spring_matrices` (``REPERE='GLOBAL'``) for
+    coincident nodes.
+
+    Examples
+    --------
+    A vertical spring of 10 N/m couples the DY dofs only:
+
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> spring_matrices(np.array([[0.0, 0.0], [0.0, 2.0]]), CellBlock("seg2", np.array([[0, 1]])), 10.0)[0]
+    array([[  0.,   0.,   0.,   0.],
+           [  0.,  10.,   0., -10.],
+           [  0.,   0.,   0.,   0.],
+           [  0., -10.,   0.,  10.]])
 
     Parameters
     ----------

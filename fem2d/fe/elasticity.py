@@ -26,15 +26,15 @@ CHUNK = 16384
 
 
 def elasticity_matrix(E: float, nu: float, hypothesis: str = "plane_strain") -> np.ndarray:
-    """Hooke matrix ``D`` (3, 3) in Voigt order (xx, yy, xy), in Pa.
+    r"""Hooke matrix ``D`` (3, 3) in Voigt order (xx, yy, xy), in Pa.
 
-    Plane strain::
+    .. math::
 
-        D = E / ((1 + nu)(1 - 2 nu)) [[1 - nu, nu, 0], [nu, 1 - nu, 0], [0, 0, (1 - 2 nu)/2]]
-
-    Plane stress::
-
-        D = E / (1 - nu^2) [[1, nu, 0], [nu, 1, 0], [0, 0, (1 - nu)/2]]
+        D^{strain} = \frac{E}{(1 + \nu)(1 - 2\nu)}
+        \begin{pmatrix} 1 - \nu & \nu & 0 \\ \nu & 1 - \nu & 0 \\ 0 & 0 & (1 - 2\nu)/2 \end{pmatrix},
+        \qquad
+        D^{stress} = \frac{E}{1 - \nu^2}
+        \begin{pmatrix} 1 & \nu & 0 \\ \nu & 1 & 0 \\ 0 & 0 & (1 - \nu)/2 \end{pmatrix}
 
     Parameters
     ----------
@@ -47,6 +47,13 @@ def elasticity_matrix(E: float, nu: float, hypothesis: str = "plane_strain") -> 
     Returns
     -------
     ndarray, shape (3, 3)
+
+    Examples
+    --------
+    >>> elasticity_matrix(2.0, 0.25, "plane_strain")
+    array([[2.4, 0.8, 0. ],
+           [0.8, 2.4, 0. ],
+           [0. , 0. , 0.8]])
     """
     if not np.isfinite(E) or E <= 0:
         raise InputError(f"elasticity: Young's modulus E must be positive, got {E!r}")

@@ -1,21 +1,7 @@
 """Reference elements: shape functions and their reference derivatives.
 
-Node orders are those of :mod:`fem2d.mesh.mesh` (Gmsh / meshio / VTK):
-
-* QUAD4 on [-1, 1]^2, corners counter-clockwise from (-1, -1)::
-
-      N_i = (1 + xi xi_i)(1 + eta eta_i) / 4
-
-* QUAD8 (8-node serendipity), corners then mid-side nodes of the edges
-  (0,1), (1,2), (2,3), (3,0), i.e. at (0,-1), (1,0), (0,1), (-1,0)::
-
-      corner:            N_i = (1 + xi xi_i)(1 + eta eta_i)(xi xi_i + eta eta_i - 1) / 4
-      mid-side xi_i = 0:  N_i = (1 - xi^2)(1 + eta eta_i) / 2
-      mid-side eta_i = 0: N_i = (1 + xi xi_i)(1 - eta^2) / 2
-
-* SEG2 on [-1, 1], ends at -1, 1: ``N = ((1 - xi)/2, (1 + xi)/2)``.
-* SEG3, ends then middle (0): ``N = (xi(xi - 1)/2, xi(xi + 1)/2, 1 - xi^2)``.
-
+Node orders are those of :mod:`fem2d.mesh.mesh` (Gmsh / meshio / VTK); the
+shape functions are on :meth:`ReferenceElement.shape` and :func:`line_shape`.
 All functions take the reference points as an array (nq, dim) and return
 arrays over all points at once: values (nq, nn), derivatives (nq, nn, dim).
 """
@@ -167,7 +153,25 @@ class ReferenceElement:
         return len(self.nodes)
 
     def shape(self, xi: np.ndarray) -> np.ndarray:
-        """Shape function values ``N[q, i] = N_i(xi_q)`` (dimensionless).
+        r"""Shape function values ``N[q, i] = N_i(xi_q)`` (dimensionless).
+
+        QUAD4 on :math:`[-1, 1]^2`, corners :math:`(\xi_i, \eta_i)`
+        counter-clockwise from (-1, -1):
+
+        .. math::
+
+            N_i = \tfrac14 (1 + \xi \xi_i)(1 + \eta \eta_i)
+
+        QUAD8 (serendipity), the corners then the mid-side nodes of the edges
+        (0,1), (1,2), (2,3), (3,0), at (0,-1), (1,0), (0,1), (-1,0):
+
+        .. math::
+
+            N_i^{corner} = \tfrac14 (1 + \xi \xi_i)(1 + \eta \eta_i)(\xi \xi_i + \eta \eta_i - 1), \quad
+            N_i^{\xi_i = 0} = \tfrac12 (1 - \xi^2)(1 + \eta \eta_i), \quad
+            N_i^{\eta_i = 0} = \tfrac12 (1 + \xi \xi_i)(1 - \eta^2)
+
+        SEG2 and SEG3: :func:`line_shape`.
 
         Parameters
         ----------
@@ -177,6 +181,13 @@ class ReferenceElement:
         Returns
         -------
         ndarray, shape (nq, nn)
+
+        Examples
+        --------
+        At the centre of a QUAD8, the corners weigh -1/4 and the mid-side nodes 1/2:
+
+        >>> reference_element("quad8").shape(np.array([[0.0, 0.0]]))
+        array([[-0.25, -0.25, -0.25, -0.25,  0.5 ,  0.5 ,  0.5 ,  0.5 ]])
         """
         return self._shape(_split(xi, self.dimension))
 

@@ -1,24 +1,5 @@
-"""Element mass matrices: consistent, row-sum lumped and HRZ lumped.
-
-Consistent mass, per direction (the two directions are uncoupled)::
-
-    m_ij = t int_cell rho N_i N_j dA,     M_e[i a, j b] = delta_ab m_ij   (kg)
-
-Lumped (diagonal) masses ``m_i``:
-
-* ``"row_sum"``: ``m_i = sum_j m_ij = t int rho N_i dA``. Right for QUAD4
-  (all positive); for the QUAD8 serendipity element the corner values are
-  negative (``int N_corner = -1/3`` on the square), so it is refused there.
-* ``"hrz"`` (Hinton, Rock & Zienkiewicz 1976): ``m_i = m_ii * m_e / sum_k m_kk``
-  with ``m_e = t int rho dA`` the element mass: the consistent diagonal scaled
-  to the element mass. Always positive; on a rectangular QUAD8 the corners get
-  3/76 and the mid-side nodes 16/76 of the mass (row-sum: -1/12 and 1/3).
-* ``"lumped"``: row-sum for QUAD4, HRZ for QUAD8 (positive diagonal masses
-  for both).
-
-Every lumping keeps the element mass, so a rigid translation acceleration
-gives the same total inertia force as the consistent matrix.
-"""
+"""Element mass matrices: consistent (:func:`scalar_mass_matrices`,
+:func:`mass_matrices`), row-sum lumped and HRZ lumped (:func:`lumped_masses`)."""
 
 from __future__ import annotations
 
@@ -50,7 +31,13 @@ def scalar_mass_matrices(
     rule: QuadratureRule | None = None,
     group: str | None = None,
 ) -> np.ndarray:
-    """Consistent scalar mass ``m_ij = t sum_q w_q det J rho N_i N_j`` (kg).
+    r"""Consistent scalar mass of each cell, per direction (kg).
+
+    .. math::
+
+        m_{ij} = t \int_{cell} \rho N_i N_j \, dA = t \sum_q w_q \det J_q\, \rho N_i(\xi_q) N_j(\xi_q)
+
+    (the two directions are uncoupled, see :func:`mass_matrices`).
 
     Parameters
     ----------
@@ -94,15 +81,36 @@ def lumped_masses(
     rule: QuadratureRule | None = None,
     group: str | None = None,
 ) -> np.ndarray:
-    """Diagonal nodal masses of each cell, per direction (kg).
+    r"""Diagonal nodal masses of each cell, per direction (kg).
 
-    ``"row_sum"``: ``m_i = sum_j m_ij``; ``"hrz"``: ``m_i = m_ii m_e / sum_k m_kk``;
-    ``"lumped"``: row-sum for QUAD4, HRZ for QUAD8 (see the module docstring).
+    With :math:`m_{ij}` the consistent mass (:func:`scalar_mass_matrices`) and
+    :math:`m_e = t \int \rho\, dA` the element mass:
+
+    * ``"row_sum"``: :math:`m_i = \sum_j m_{ij} = t \int \rho N_i\, dA`. Right for
+      QUAD4 (all positive); the QUAD8 corner values are negative
+      (:math:`\int N_{corner} = -1/3` on the square), so it is refused there.
+    * ``"hrz"`` (Hinton, Rock & Zienkiewicz 1976):
+      :math:`m_i = m_{ii}\, m_e / \sum_k m_{kk}`, the consistent diagonal scaled
+      to the element mass. Always positive; on a rectangular QUAD8 the corners
+      get 3/76 and the mid-side nodes 16/76 of the mass (row-sum: -1/12 and 1/3).
+    * ``"lumped"``: row-sum for QUAD4, HRZ for QUAD8.
+
+    Every lumping keeps the element mass, so a rigid translation acceleration
+    gives the same total inertia force as the consistent matrix.
 
     Returns
     -------
     ndarray, shape (n_cells, nn)
         Each row sums to the element mass ``t int rho dA``.
+
+    Examples
+    --------
+    A 2 m x 1 m QUAD8 of mass 152 kg:
+
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> xy = np.array([[0, 0], [2, 0], [2, 1], [0, 1], [1, 0], [2, 0.5], [1, 1], [0, 0.5]])
+    >>> lumped_masses(xy, CellBlock("quad8", np.arange(8)[None]), rho=76.0, lumping="hrz")
+    array([[ 6.,  6.,  6.,  6., 32., 32., 32., 32.]])
     """
     if lumping == "lumped":
         lumping = "row_sum" if block.kind == "quad4" else "hrz"
@@ -131,10 +139,15 @@ def mass_matrices(
     rule: QuadratureRule | None = None,
     group: str | None = None,
 ) -> np.ndarray:
-    """Element mass matrices of all cells, in interleaved dofs (kg).
+    r"""Element mass matrices of all cells, in interleaved dofs (kg).
 
-    ``M_e[i a, j b] = delta_ab m_ij`` (consistent) or
-    ``delta_ab delta_ij m_i`` (lumped, see :func:`lumped_masses`).
+    .. math::
+
+        M_e[i a, j b] = \delta_{ab}\, m_{ij} \quad\text{(consistent)}, \qquad
+        M_e[i a, j b] = \delta_{ab}\, \delta_{ij}\, m_i \quad\text{(lumped)}
+
+    with :math:`m_{ij}` from :func:`scalar_mass_matrices` and :math:`m_i` from
+    :func:`lumped_masses`.
 
     Parameters
     ----------

@@ -57,7 +57,7 @@ class QuadratureRule:
 
 
 def gauss_legendre(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Gauss-Legendre points and weights on [-1, 1].
+    r"""Gauss-Legendre points and weights on [-1, 1].
 
     Parameters
     ----------
@@ -68,6 +68,16 @@ def gauss_legendre(n: int) -> tuple[np.ndarray, np.ndarray]:
     -------
     points, weights : ndarray, shape (n,)
         ``int_{-1}^{1} f(xi) dxi ~= sum_q weights[q] f(points[q])`` (dimensionless).
+
+    Examples
+    --------
+    Two points integrate :math:`\xi^2` exactly (2/3):
+
+    >>> points, weights = gauss_legendre(2)
+    >>> points, weights
+    (array([-0.57735027,  0.57735027]), array([1., 1.]))
+    >>> round(float(weights @ points**2), 15)
+    0.666666666666667
     """
     if not isinstance(n, int | np.integer) or n < 1:
         raise InputError(f"Gauss-Legendre rule: number of points must be a positive integer, got {n!r}")
@@ -120,6 +130,11 @@ def nodal_rule(kind: str) -> QuadratureRule:
     QuadratureRule
         Point ``q`` is node ``q`` of the element, so ``weights[i]`` is the
         weight of node ``i`` (dimensionless; multiply by the Jacobian).
+
+    Examples
+    --------
+    >>> nodal_rule("seg3").weights
+    array([0.33333333, 0.33333333, 1.33333333])
     """
     if kind == "seg2":
         return QuadratureRule(np.array([[-1.0], [1.0]]), np.array([1.0, 1.0]))
