@@ -1,17 +1,7 @@
-"""Outward orientation of boundary edges, found from the adjacent 2D cell.
-
-A boundary edge (SEG2/SEG3) read from a file may list its end nodes in either
-order. Its outward normal is fixed by the cell it bounds: walking around a
-counter-clockwise cell, the body lies on the left, so for an edge traversed
-in that direction with tangent ``t = dx/dxi`` the outward unit normal is::
-
-    n = (t_y, -t_x) / |t|.
-
-:func:`edge_orientation` returns, per edge, ``s = +1`` if the edge's node
-order runs counter-clockwise around its adjacent cell and ``-1`` otherwise, so
-that ``n = s (t_y, -t_x) / |t|`` for every edge. The cell orientation itself
-is taken from the sign of its corner (shoelace) area, so clockwise cells in a
-file do not flip the normals.
+"""Outward orientation of boundary edges, found from the adjacent 2D cell
+(:func:`adjacent_cells`, :func:`edge_orientation`), and the outward normals
+(:func:`outward_normals`). A boundary edge read from a file may list its end
+nodes in either order; its outward normal is fixed by the cell it bounds.
 """
 
 from __future__ import annotations
@@ -100,10 +90,22 @@ def edge_orientation(mesh: Mesh, edge_group: str, cell_groups: Sequence[str] | N
 def outward_normals(
     points: np.ndarray, block: CellBlock, orientation: np.ndarray, rule: QuadratureRule | None = None
 ) -> np.ndarray:
-    """Outward unit normals of edges at the points of a rule.
+    r"""Outward unit normals of edges at the points of a rule.
 
-    ``n = s (t_y, -t_x) / |t|`` with ``t = dx/dxi`` and ``s`` from
-    :func:`edge_orientation` (dimensionless).
+    Walking around a counter-clockwise cell the body lies on the left, so for
+    an edge traversed that way with tangent :math:`t = dx/d\xi` the outward
+    unit normal is :math:`(t_y, -t_x)/|t|`; with the sign :math:`s` of
+    :func:`edge_orientation` (+1 when the edge's node order runs
+    counter-clockwise around its cell) it is, for every edge,
+
+    .. math::
+
+        n = s\, (t_y, -t_x) / |t| .
+
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> bottom = CellBlock("seg2", np.array([[0, 1]]))
+    >>> outward_normals(np.array([[0.0, 0.0], [2.0, 0.0]]), bottom, np.array([1.0]))[0, 0]
+    array([ 0., -1.])
 
     Parameters
     ----------

@@ -1,11 +1,5 @@
-"""Consistent nodal forces: edge pressure and traction, body force, point forces.
-
-Pressure follows code_aster's PRES_REP: a positive pressure ``p`` pushes
-*into* the body, the surface force density is ``-p n`` with ``n`` the outward
-unit normal (see :mod:`fem2d.fe.boundary`). With ``t = dx/dxi`` and the
-orientation sign ``s`` of the edge, ``n ds = s (t_y, -t_x) dxi``, so::
-
-    f_i = -t_h sum_q w_q p(x_q) N_i(xi_q) s (t_y, -t_x)(xi_q)           (N)
+"""Consistent nodal forces: edge pressure (:func:`pressure_vectors`) and traction,
+body force, point forces.
 
 Loads given as callables are evaluated on all quadrature points at once:
 ``p(x, y)`` receives arrays of shape (n_cells, nq) and returns an array that
@@ -59,9 +53,18 @@ def pressure_vectors(
     rule: QuadratureRule | None = None,
     group: str | None = None,
 ) -> np.ndarray:
-    """Consistent nodal forces of a pressure on edges (N).
+    r"""Consistent nodal forces of a pressure on edges (N).
 
-    ``f_i = -t_h int p N_i n ds = -t_h sum_q w_q p N_i s (t_y, -t_x)``.
+    code_aster's PRES_REP: a positive pressure :math:`p` pushes *into* the
+    body, the surface force density is :math:`-p\, n` with :math:`n` the
+    outward unit normal. With :math:`t = dx/d\xi` and the orientation sign
+    :math:`s` of the edge (:func:`~fem2d.fe.boundary.edge_orientation`),
+    :math:`n\, ds = s\, (t_y, -t_x)\, d\xi`, so
+
+    .. math::
+
+        f_i = -t_h \int p\, N_i\, n\, ds
+            = -t_h \sum_q w_q\, p(x_q)\, N_i(\xi_q)\, s\, (t_y, -t_x)(\xi_q).
 
     Parameters
     ----------
@@ -84,6 +87,15 @@ def pressure_vectors(
     -------
     ndarray, shape (n_edges, 2 nn)
         Interleaved ``(fx_0, fy_0, fx_1, ...)``; assemble with ``node_dofs(block.nodes)``.
+
+    Examples
+    --------
+    1 kPa on a 2 m edge along the bottom of a body (outward normal -y) pushes
+    each end up with half of the 2 kN:
+
+    >>> edge = CellBlock("seg2", np.array([[0, 1]]))
+    >>> pressure_vectors(np.array([[0.0, 0.0], [2.0, 0.0]]), edge, np.array([1.0]), 1000.0)
+    array([[   0., 1000.,    0., 1000.]])
     """
     _check_thickness(thickness)
     rule = gauss_rule(block.kind) if rule is None else rule

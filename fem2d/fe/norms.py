@@ -1,15 +1,5 @@
-"""Integrals over cell blocks and error norms of FE displacements.
-
-For a FE displacement ``u_h`` and an exact field ``u`` with gradient
-``grad u``::
-
-    ||u - u_h||_L2  = sqrt( int |u - u_h|^2 dA )                       (m^2 in 2D)
-    |u - u_h|_H1    = sqrt( int sum_ak (du_a/dx_k - du_h,a/dx_k)^2 dA ) (m)
-
-computed with a Gauss rule two points richer per direction than the
-element's default, so that quadrature error stays below discretisation
-error.
-"""
+"""Integrals over cell blocks (:func:`integrate_over_cells`) and error norms of FE
+displacements (:func:`error_norms`)."""
 
 from __future__ import annotations
 
@@ -92,10 +82,24 @@ def error_norms(
     rule: QuadratureRule | None = None,
     group: str | None = None,
 ) -> tuple[float, float]:
-    """L2 norm and H1 seminorm of ``u - u_h`` over a block of 2D cells.
+    r"""L2 norm and H1 seminorm of ``u - u_h`` over a block of 2D cells.
 
-    ``e_L2 = sqrt(sum_c sum_q w_q det J |u(x_q) - u_h(x_q)|^2)`` and
-    ``e_H1 = sqrt(sum_c sum_q w_q det J |grad u(x_q) - grad u_h(x_q)|_F^2)``.
+    .. math::
+
+        \|u - u_h\|_{L^2} = \Big(\int |u - u_h|^2\, dA\Big)^{1/2}
+            = \Big(\sum_c \sum_q w_q \det J_q\, |u(x_q) - u_h(x_q)|^2\Big)^{1/2} \quad (m^2),
+
+        |u - u_h|_{H^1} = \Big(\int \sum_{a,k} (\partial_k u_a - \partial_k u_{h,a})^2\, dA\Big)^{1/2} \quad (m),
+
+    with a Gauss rule two points richer per direction than the element's
+    default (:func:`error_rule`), so that quadrature error stays below the
+    discretisation error.
+
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> cell = CellBlock("quad4", np.array([[0, 1, 2, 3]]))
+    >>> round(error_norms(square, cell, np.zeros(8), lambda x, y: (x, 0 * y))[0] ** 2, 12)  # int x^2 = 1/3
+    0.333333333333
 
     Parameters
     ----------
