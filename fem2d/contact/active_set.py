@@ -290,6 +290,64 @@ def linearise(
     return Linearisation(d, kin, W, x, e, diag, safe, closing, w2, outside)
 
 
+@dataclass
+class NewtonOutcome:
+    """How :func:`newton_with_repairing` ended: the last linearisation and
+    multipliers, the counts, whether it converged and its residual."""
+
+    L: Linearisation
+    lam: np.ndarray
+    iterations: int
+    converged: bool
+    residual: float
+
+
+def newton_with_repairing(
+    problem: CondensedProblem,
+    kinematics: Callable[[np.ndarray], Kinematics],
+    L: Linearisation,
+    lam: np.ndarray,
+    tolerance: float,
+    max_iter: int,
+    evaluate: Callable[[Linearisation, np.ndarray], tuple[float, bool]],
+    advance: Callable[[Linearisation, np.ndarray], tuple[np.ndarray, int]],
+    on_repair: Callable[[], None],
+) -> NewtonOutcome:
+    r"""The step's Newton loop on the condensed problem, with re-pairing.
+
+    Every formulation solves the contact laws on the linear model
+    :math:`x(\lambda) = e + W\lambda` of one linearisation, and re-pairs the
+    geometry at :math:`d(p)`, :math:`p = B^T\lambda`, once the laws hold on
+    that model (so that wild intermediate iterates never drive the pairing):
+
+    1. ``evaluate(L, lam)`` gives the residual (converged when
+       :math:`\le` ``tolerance``) and whether the laws hold on this model;
+    2. if they do, re-pair at the solution (``on_repair()`` is told);
+    3. otherwise ``advance(L, lam)`` gives the next multipliers and whether
+       the step counts as an iteration (0 or 1).
+
+    ``max_iter`` bounds the advances and the re-pairings; the loop never
+    raises on non-convergence.
+    """
+    iterations, repairings = 0, 0
+    while True:
+        residual, solved_here = evaluate(L, lam)
+        if residual <= tolerance:
+            return NewtonOutcome(L, lam, iterations, True, residual)
+        if solved_here:
+            if repairings == max_iter:
+                break
+            L = linearise(problem, kinematics, problem.displacement(L.kin.B.transpose_dot(lam)).ravel())
+            repairings += 1
+            on_repair()
+            continue
+        if iterations == max_iter:
+            break
+        lam, counted = advance(L, lam)
+        iterations += counted
+    return NewtonOutcome(L, lam, iterations, False, residual)
+
+
 def run(
     problem: CondensedProblem,
     kinematics: Callable[[np.ndarray], Kinematics],
@@ -319,20 +377,19 @@ def run(
     """
     mu = problem.zone.mu
     n = problem.zone.n_slave
-    lam, status, direction = lam0.copy(), status0.copy(), direction0.copy()
-    lin_model = linearise(problem, kinematics, problem.d_start.ravel())
-    compliance = local_compliance(lin_model, problem.zone.slave_local, problem.workspace)
+    start = linearise(problem, kinematics, problem.d_start.ravel())
+    compliance = local_compliance(start, problem.zone.slave_local, problem.workspace)
     floor = length_floor(problem)
-    iterations, repairings, residual, converged = 0, 0, np.inf, False
-    solved_with: bytes | None = None  # statuses of the last solve on this linearisation
-    first = True
-    while True:
-        L = lin_model
+    # what the last evaluation left for the next advance, and the statuses of the last solve
+    last: dict = {"first": True, "solved_with": None}
+
+    def evaluate(L: Linearisation, lam: np.ndarray) -> tuple[float, bool]:
         lin = L.e + L.W.dot(lam)
         scaled = lin if L.w2 is None else lin / L.w2
         gap, slip = scaled[:n], scaled[n:]
         if L.outside:
             gap = np.where(L.kin.outside, np.inf, gap)
+        last["gap"], last["slip"] = gap, slip
         force_tol = tolerance * max(float(np.abs(lam).max()), L.closing, TINY)
         length_tol = length_tolerance(floor, force_tol, compliance)
         law = float(natural_residual(lam[:n], lam[n:], gap, slip, mu, force_tol / length_tol).max())
@@ -340,34 +397,39 @@ def run(
         mismatch = float((offset if L.w2 is None else offset / L.w2).max())
         residual = tolerance * max(law / force_tol, mismatch / length_tol)
         if residual <= tolerance:
-            converged = True
-            break
+            return residual, False
+        status, direction = last["status"], last["direction"]
         new_status, new_direction = status, direction
-        if not first or rule_at_start or not (status != OPEN).any():
-            it = Iterate(lam, gap, slip, L.diag, L.kin, force_tol, length_tol, status, direction, iterations)
+        if not last["first"] or rule_at_start or not (status != OPEN).any():
+            it = Iterate(lam, gap, slip, L.diag, L.kin, force_tol, length_tol, status, direction, iterations["n"])
             new_status, new_direction = rule(it)
         if L.outside:
             new_status = np.where(L.kin.outside, OPEN, new_status)
         new_direction = np.where(new_status == SLIP, new_direction, 0.0)
         key = new_status.tobytes() + new_direction.tobytes()
-        first = False
-        if law <= force_tol or key == solved_with:
-            # the laws hold on this linear model (or the rule has nothing new): re-pair at the solution
-            if repairings == max_iter:
-                break
-            lin_model = linearise(problem, kinematics, problem.displacement(L.kin.B.transpose_dot(lam)).ravel())
-            repairings += 1
-            solved_with = None
-            continue
-        if iterations == max_iter:
-            break
-        status, direction = new_status, new_direction
-        lam = solve_statuses(L.W, L.e, status, direction, mu, problem.workspace)
-        solved_with = key
-        iterations += int(bool((status != OPEN).any()))
+        last["first"] = False
+        last["new"] = (new_status, new_direction, key)
+        # the laws hold on this linear model (or the rule has nothing new): re-pair at the solution
+        return residual, law <= force_tol or key == last["solved_with"]
+
+    def advance(L: Linearisation, lam: np.ndarray) -> tuple[np.ndarray, int]:
+        status, direction, key = last["new"]
+        last["status"], last["direction"], last["solved_with"] = status, direction, key
+        counted = int(bool((status != OPEN).any()))
+        iterations["n"] += counted
+        return solve_statuses(L.W, L.e, status, direction, mu, problem.workspace), counted
+
+    def on_repair() -> None:
+        last["solved_with"] = None
+
+    last["status"], last["direction"] = status0.copy(), direction0.copy()
+    iterations = {"n": 0}  # the count the rule sees (Iterate.iteration)
+    out = newton_with_repairing(problem, kinematics, start, lam0.copy(), tolerance, max_iter, evaluate, advance,
+                                on_repair)
     # gap and slip are the linear model's at lam: every exit above follows their evaluation
-    p = lin_model.kin.B.transpose_dot(lam)
-    return LoopResult(lam, p, lin_model.kin, status, direction, iterations, bool(converged), float(residual), gap, slip)
+    p = out.L.kin.B.transpose_dot(out.lam)
+    return LoopResult(out.lam, p, out.L.kin, last["status"], last["direction"], out.iterations, out.converged,
+                      float(out.residual), last["gap"], last["slip"])
 
 
 def solution(

@@ -239,27 +239,20 @@ class PenaltyFormulation:
             mismatch = float(np.abs(lin - L.x).max(initial=0.0)) / length_tol
             return law, fixed_point, mismatch, lin
 
-        iterations, repairings, residual, converged = 0, 0, np.inf, False
-        first = True
         seen: set[bytes] = set()
-        piece = (np.full(n, OPEN), np.zeros(n))  # statuses of the last Newton tangent
-        while True:
+        # the last evaluation (law, lin), the statuses of the last Newton tangent, whether it is the first
+        last: dict = {"piece": (np.full(n, OPEN), np.zeros(n)), "first": True}
+
+        def residual_of(L: active_set.Linearisation, lam: np.ndarray) -> tuple[float, bool]:
             law, fixed_point, mismatch, lin = evaluate(L, lam)
-            residual = self.tolerance * max(fixed_point, mismatch)
-            if residual <= self.tolerance:
-                converged = True
-                break
-            if fixed_point <= 1.0:  # solved on this linear model: re-pair there
-                if repairings == self.max_iter:
-                    break
-                L = active_set.linearise(problem, kin_of, problem.displacement(L.kin.B.transpose_dot(lam)).ravel())
-                repairings += 1
-                seen.clear()
-                continue
-            if iterations == self.max_iter:
-                break
-            warm = first and bool((state.status != OPEN).any())
-            first = False
+            last["law"], last["lin"] = law, lin
+            # solved on this linear model: re-pair there
+            return self.tolerance * max(fixed_point, mismatch), fixed_point <= 1.0
+
+        def newton(L: active_set.Linearisation, lam: np.ndarray) -> tuple[np.ndarray, int]:
+            law, piece = last["law"], last["piece"]
+            warm = last["first"] and bool((state.status != OPEN).any())
+            last["first"] = False
             if warm:
                 status, direction = state.status, state.direction
             else:
@@ -268,11 +261,16 @@ class PenaltyFormulation:
                     # plain Newton cycles between status sets: change only the most violated node
                     status, direction = _single_change(law, lam, piece, status, direction)
             status = np.where(L.kin.outside, OPEN, status)
-            piece = (status, direction)
+            last["piece"] = (status, direction)
             seen.add(status.tobytes() + direction.tobytes())
             c, D = affine_pieces(status, direction, anchor, e_n, e_t, mu)
-            lam = newton_step(L.W, L.e, c, D, status)
-            iterations += 1
+            return newton_step(L.W, L.e, c, D, status), 1
+
+        out = active_set.newton_with_repairing(
+            problem, kin_of, L, lam, self.tolerance, self.max_iter, residual_of, newton, seen.clear
+        )
+        L, lam, iterations, converged, residual = out.L, out.lam, out.iterations, out.converged, out.residual
+        law, lin = last["law"], last["lin"]
         # law and lin are the last evaluation's, at (L, lam): every exit above follows it
         kin = L.kin
         p = kin.B.transpose_dot(lam)
