@@ -3,18 +3,8 @@ r"""The status-driven Newton loop on the condensed contact problem.
 Shared by the Lagrange (discrete active set) and the continuous (Alart-Curnier
 semi-smooth Newton) formulations, which differ only in *how* they choose the
 statuses. For given statuses the step's contact problem is linear in the
-multipliers :math:`\lambda = (\lambda_n, \lambda_t)`: with the kinematics
-linearised at :math:`d_k` (:mod:`fem2d.contact.kinematics`),
-
-.. math::
-
-    \begin{pmatrix} w g \\ w u \end{pmatrix}(\lambda) = e + W \lambda, \qquad
-    e = x_k + B (d_{free} - d_k), \qquad W = B C B^T,
-
-with :math:`x_k` the weighted gaps and slips at the linearisation point
-:math:`d_k`: the configuration at the start of the step for the first
-iteration (the pairing is done where the bodies are, not at the free
-prediction, which may have left the master), then :math:`d(p_k)`. The
+multipliers :math:`\lambda = (\lambda_n, \lambda_t)`: the linear model of
+:func:`linearise`, at the start of the step first, then at :math:`d(p_k)`. The
 statuses impose, per slave node,
 
 * OPEN: :math:`\lambda_n = \lambda_t = 0`;
@@ -278,7 +268,20 @@ class Linearisation:
 def linearise(
     problem: CondensedProblem, kinematics: Callable[[np.ndarray], Kinematics], d: np.ndarray
 ) -> Linearisation:
-    """Pair at ``d`` and build the linear model of the step there."""
+    r"""Pair at ``d`` and build the linear model of the step there.
+
+    With the kinematics linearised at :math:`d_k` (:mod:`fem2d.contact.kinematics`),
+
+    .. math::
+
+        \begin{pmatrix} w g \\ w u \end{pmatrix}(\lambda) = e + W \lambda, \qquad
+        e = x_k + B (d_{free} - d_k), \qquad W = B C B^T,
+
+    with :math:`x_k` the weighted gaps and slips at :math:`d_k`: the
+    configuration at the start of the step for the first iteration (the
+    pairing is done where the bodies are, not at the free prediction, which
+    may have left the master), then :math:`d(p_k)`.
+    """
     kin = kinematics(d.reshape(-1, 2))
     W, diag, positive, safe = delassus(kin.B, problem.compliance, problem.workspace)
     x = kin.values()

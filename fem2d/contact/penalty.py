@@ -1,19 +1,9 @@
 r"""Discrete penalty contact with regularised Coulomb friction.
 
-code_aster's discrete ``PENALISATION`` (SPEC section 5), node-to-segment. Per
-slave node, with gap :math:`g` and slip increment :math:`u` of the step,
-
-.. math::
-
-    \lambda_n = E_N \max(0, -g), \qquad
-    \lambda_t = \Pi_{[-\mu\lambda_n,\, \mu\lambda_n]}\big(\lambda_t^{0} - E_T u\big),
-
-i.e. a normal spring on the penetration, and a tangential spring from the
-stick anchor (:math:`\lambda_t^0` is the tangential force at the end of the
-previous step: the anchor sits at :math:`\lambda_t^0 / E_T` from the node) that
-slides once its force reaches :math:`\mu \lambda_n` (the return map of
-:mod:`fem2d.contact.coulomb`; the anchor follows the node, so the carried
-force stays on the cone). An opening node forgets its anchor.
+code_aster's discrete ``PENALISATION`` (SPEC section 5), node-to-segment: the
+law is :func:`penalty_law` (a normal spring on the penetration, a tangential
+spring from the stick anchor sliding on the Coulomb cone). An opening node
+forgets its anchor.
 
 The step's problem :math:`\lambda = \Lambda(x(\lambda))`, :math:`x = e + W\lambda`
 on the condensed operator :math:`W = G C G^T` (linearised as in
@@ -93,11 +83,32 @@ class PenaltyLaw:
 
 
 def penalty_law(gap: np.ndarray, slip: np.ndarray, anchor: np.ndarray, e_n: float, e_t: float, mu: float) -> PenaltyLaw:
-    r"""Normal and tangential penalty forces.
+    r"""Normal and tangential penalty forces (code_aster's discrete PENALISATION).
 
-    :math:`\lambda_n = E_N (-g)^+`; trial :math:`\lambda_t^{tr} = \lambda_t^0 - E_T u`,
-    returned on :math:`[-\mu\lambda_n, \mu\lambda_n]` (:func:`~fem2d.contact.coulomb.return_map`).
-    Units: gap and slip m, anchor force N, stiffnesses N/m.
+    .. math::
+
+        \lambda_n = E_N \max(0, -g), \qquad
+        \lambda_t = \Pi_{[-\mu\lambda_n,\, \mu\lambda_n]}\big(\lambda_t^{0} - E_T u\big),
+
+    a normal spring on the penetration and a tangential spring from the stick
+    anchor :math:`\lambda_t^0` (the tangential force at the end of the previous
+    step) that slides once its force reaches :math:`\mu\lambda_n` (the return
+    map, :func:`~fem2d.contact.coulomb.return_map`). Units: gap and slip m,
+    anchor force N, stiffnesses N/m.
+
+    Examples
+    --------
+    Two nodes 1 mm into the master (1 kN each with :math:`E_N` = 1 MN/m): the
+    first slips 1 mm (trial -1 kN, beyond :math:`\mu\lambda_n` = 500 N: it
+    slides), the second 0.1 mm the other way (100 N: it sticks); the open node
+    carries nothing:
+
+    >>> law = penalty_law(np.array([-1e-3, -1e-3, 1e-3]), np.array([1e-3, -1e-4, 0.0]), np.zeros(3),
+    ...                   e_n=1e6, e_t=1e6, mu=0.5)
+    >>> law.lam.round(9)
+    array([1000., 1000.,    0., -500.,  100.,    0.])
+    >>> law.status, law.direction
+    (array([2, 1, 0]), array([1., 0., 0.]))
     """
     closed = gap < 0.0
     lam_n = np.where(closed, -e_n * np.where(closed, gap, 0.0), 0.0)
