@@ -1,4 +1,4 @@
-"""Integrals over cell blocks (:func:`integrate_over_cells`) and error norms of FE
+"""Integrals over cell blocks (:func:`integrate`) and error norms of FE
 displacements (:func:`error_norms`)."""
 
 from __future__ import annotations
