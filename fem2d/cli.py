@@ -23,9 +23,10 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import fem2d
-from fem2d.errors import Fem2dError, InputError
+from fem2d.errors import Fem2dError, InputError, OverrideError
 
 
 def _add_run(sub) -> None:
@@ -314,14 +315,13 @@ def _cmd_compare(args) -> int:
     from fem2d.case.build import contact_tables
     from fem2d.case.loading import load_case, parse_overrides
     from fem2d.case.schema import METHODS
-    from fem2d.io.files import check_output_dir
+    from fem2d.io.files import check_output_dir, write_table_csv
     from fem2d.studies.study import (
         compare_format,
         compare_specs,
         compare_table,
         curve_deviations,
         format_study,
-        write_table_csv,
     )
 
     overrides = parse_overrides(args.overrides)
@@ -397,16 +397,14 @@ def _add_refine(sub) -> None:
 
 def _cmd_refine(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides
-    from fem2d.io.files import check_output_dir
+    from fem2d.io.files import check_output_dir, write_table_csv
     from fem2d.io.plots import plot_refinement
     from fem2d.studies.study import (
         REFINE_FORMATS,
         format_study,
         mesh_converged,
-        parse_levels,
         refine_specs,
         refinement_table,
-        write_table_csv,
     )
 
     overrides = parse_overrides(args.overrides)
@@ -453,8 +451,8 @@ def _add_study(sub) -> None:
 
 def _cmd_study(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides
-    from fem2d.io.files import check_output_dir
-    from fem2d.studies.study import STUDY_FORMATS, format_study, grid_specs, parse_grid, sweep_table, write_table_csv
+    from fem2d.io.files import check_output_dir, write_table_csv
+    from fem2d.studies.study import STUDY_FORMATS, format_study, grid_specs, sweep_table
 
     if not args.grid:
         raise InputError("study: give at least one --grid KEY=V1,V2,...")
@@ -493,6 +491,60 @@ def _cmd_study(args) -> int:
     return 0 if all(r.error is None for r in records) else 1
 
 
+# --- the text of --grid and --levels ----------------------------------------------------------------
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split on commas outside brackets and quotes: ``[1,2],[3,4]`` -> two items."""
+    items, depth, quote, start = [], 0, "", 0
+    for i, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(text[start:i])
+            start = i + 1
+    items.append(text[start:])
+    return [s.strip() for s in items]
+
+
+def parse_grid(pairs: Sequence[str]) -> dict[str, list[Any]]:
+    """``["time.dt=0.01,0.005", "contact.method=lagrange,penalty"]`` ->
+    ``{"time.dt": [0.01, 0.005], "contact.method": ["lagrange", "penalty"]}``
+    (values parsed as ``--set`` values)."""
+    from fem2d.case.loading import parse_value
+
+    grid: dict[str, list[Any]] = {}
+    for pair in pairs:
+        key, sep, values = pair.partition("=")
+        key = key.strip()
+        if not sep or not key or not values.strip():
+            raise InputError(f"--grid {pair!r}: expected KEY=V1,V2,..., e.g. time.dt=0.01,0.005")
+        if key in grid:
+            raise InputError(f"--grid {key}: given twice")
+        grid[key] = [parse_value(v) for v in _split_top_level(values)]
+    return grid
+
+
+def parse_levels(text: str) -> list[int]:
+    """``"0-4"`` -> [0, 1, 2, 3, 4]; ``"0,2,3"`` -> [0, 2, 3]."""
+    levels: list[int] = []
+    try:
+        for part in text.split(","):
+            lo, sep, hi = part.strip().partition("-")
+            levels += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
+    except ValueError:
+        raise InputError(f"--levels {text!r}: expected a range such as 0-4 or a list such as 0,1,2") from None
+    if not levels or min(levels) < 0 or sorted(set(levels)) != levels:
+        raise InputError(f"--levels {text!r}: expected increasing levels >= 0")
+    return levels
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="fem2d", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"fem2d {fem2d.__version__}")
@@ -527,6 +579,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if script:  # the work is done and said: a Ctrl-C now would only interrupt the interpreter's exit
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         return status
+    except OverrideError as exc:
+        print(f"fem2d: error: {_one_line(exc.worded('--set'))}", file=sys.stderr)
+        return exc.exit_status
     except Fem2dError as exc:
         print(f"fem2d: error: {_one_line(exc)}", file=sys.stderr)
         return exc.exit_status

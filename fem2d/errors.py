@@ -39,6 +39,23 @@ def describe(owner: object) -> str:
     return f"{name}({group!r})" if isinstance(group, str) else name
 
 
+class OverrideError(InputError):
+    """An override (a dotted key and a value given on top of a case file) that
+    cannot be applied: ``where`` (the case file, or empty), the ``key`` (or the
+    text given) and what is wrong. The message says "override"; the command
+    line words it as its own option (:meth:`worded`).
+    """
+
+    def __init__(self, where: str, key: str, detail: str) -> None:
+        self.where, self.key, self.detail = where, key, detail
+        super().__init__(self.worded("override"))
+
+    def worded(self, name: str) -> str:
+        """The message with ``name`` for what the override was given by (``--set``)."""
+        parts = [self.where, f"{name} {self.key}".rstrip(), self.detail]
+        return ": ".join(part for part in parts if part)
+
+
 class MeshError(InputError):
     """A mesh is unusable: missing group, inverted or degenerate element..."""
 

@@ -58,7 +58,7 @@ def test_checks_compute_relative_and_absolute_errors():
     "overrides, message",
     [
         (["time.dt=-0.01"], r"sdnv104a.toml: time.dt: expected a number > 0, got -0.01"),
-        (["time.dtt=0.01"], r"--set time.dtt: unknown key"),
+        (["time.dtt=0.01"], r"override time.dtt: unknown key"),  # the command line says --set (test_cli)
         (['time.dt="fast"'], r"time.dt: expected a number > 0, got 'fast'"),
         (["mesh.element=quad9"], r"mesh.element: expected one of 'quad4', 'quad8', got 'quad9'"),
         (["time.dt=10"], r"time.dt: 10.0 is larger than time.end"),

@@ -6,7 +6,9 @@ import math
 
 import pytest
 
+from fem2d.cli import parse_grid, parse_levels
 from fem2d.errors import InputError
+from fem2d.io.files import write_table_csv
 from fem2d.studies.study import (
     InlineExecutor,
     RunRecord,
@@ -16,12 +18,9 @@ from fem2d.studies.study import (
     grid_specs,
     local_executor,
     observed_order,
-    parse_grid,
-    parse_levels,
     refinement_table,
     run_all,
     sweep_table,
-    write_table_csv,
 )
 
 

@@ -1,4 +1,4 @@
-"""Case files: TOML loading, ``--set`` overrides, validation, built-in registry.
+"""Case files: TOML loading, overrides (dotted key = value), validation, built-in registry.
 
 A case is named either by a built-in name (a file ``cases/NAME.toml`` of this
 repository) or by the path of a TOML file. Overrides use dotted keys with
@@ -20,7 +20,7 @@ from typing import Any
 from fem2d.case.checks import check_settings, fit_report_to_run
 from fem2d.case.fields import Table, TableList, TableOrList, lookup
 from fem2d.case.schema import SCHEMA
-from fem2d.errors import InputError
+from fem2d.errors import InputError, OverrideError
 
 #: Where the built-in case files live (``FEM2D_CASES`` adds directories in front).
 CASES_DIR = Path(__file__).resolve().parents[2] / "cases"
@@ -68,30 +68,42 @@ class Case:
         return str(self.path) if self.path else self.name
 
     def get(self, dotted: str, default: Any = None) -> Any:
-        """The value of a dotted key (``time.dt``, ``loads.0.value``)."""
-        node: Any = self.settings
-        for part in dotted.split("."):
-            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            elif isinstance(node, dict) and part in node:
-                node = node[part]
-            else:
-                return default
-        return node
+        """The value of a dotted key (``time.dt``, ``loads.0.value``), see :func:`setting`."""
+        return setting(self.settings, dotted, default)
 
     def error(self, key: str, message: str) -> InputError:
         """An InputError naming this case's file and ``key``."""
         return InputError(f"{self.where}: {key}: {message}")
 
 
+def setting(settings: Mapping[str, Any], dotted: str, default: Any = None) -> Any:
+    """The value of a dotted key in nested settings (list indices allowed), or ``default``.
+
+    >>> setting({"time": {"dt": 0.01}, "loads": [{"value": 2.0}]}, "loads.0.value")
+    2.0
+    >>> setting({"time": {"dt": 0.01}}, "time.end", "none")
+    'none'
+    """
+    node: Any = settings
+    for part in dotted.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, Mapping) and part in node:
+            node = node[part]
+        else:
+            return default
+    return node
+
+
 def parse_value(text: str) -> Any:
-    """A ``--set`` value parsed as TOML; a bare word is a string."""
+    """An override's value parsed as TOML; a bare word is a string."""
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         if text and all(c.isalnum() or c in "_-+." for c in text):
             return text
-        raise InputError(f"--set: cannot read {text!r} as a TOML value (strings need quotes, lists brackets)") from None
+        detail = f"cannot read {text!r} as a TOML value (strings need quotes, lists brackets)"
+        raise OverrideError("", "", detail) from None
 
 
 def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
@@ -101,10 +113,10 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise InputError(f"--set {pair!r}: expected KEY=VALUE, e.g. time.dt=0.005")
+            raise OverrideError("", repr(pair), "expected KEY=VALUE, e.g. time.dt=0.005")
         value = parse_value(value.strip())
         if key in out:
-            raise InputError(f"--set {key}: given twice ({out[key]!r} and {value!r}); expected each key once")
+            raise OverrideError("", key, f"given twice ({out[key]!r} and {value!r}); expected each key once")
         out[key] = value
     return out
 
@@ -114,20 +126,20 @@ def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
     if spec is None or isinstance(spec, Table | TableList | TableOrList) and not isinstance(value, dict | list):
         from fem2d.case.keys import did_you_mean
 
-        raise InputError(f"{where}: --set {key}: unknown key{did_you_mean(key)}")
+        raise OverrideError(where, key, f"unknown key{did_you_mean(key)}")
     parts = key.split(".")
     node: Any = data
     for i, part in enumerate(parts[:-1]):
         if isinstance(node, list) and not part.isdigit():
             head = ".".join(parts[:i])
-            raise InputError(f"{where}: --set {key}: {head} is a list of {len(node)} tables; use {head}.K.{part}")
+            raise OverrideError(where, key, f"{head} is a list of {len(node)} tables; use {head}.K.{part}")
         if isinstance(node, dict) and part.isdigit() and isinstance(lookup(SCHEMA, ".".join(parts[:i])), TableOrList):
             head = ".".join(parts[:i])
-            raise InputError(f"{where}: --set {key}: {head} is a single table; use {head}.{'.'.join(parts[i + 1:])}")
+            raise OverrideError(where, key, f"{head} is a single table; use {head}.{'.'.join(parts[i + 1:])}")
         if isinstance(node, list):
             idx = int(part)
             if idx >= len(node):
-                raise InputError(f"{where}: --set {key}: index {idx} out of range ({len(node)} entries)")
+                raise OverrideError(where, key, f"index {idx} out of range ({len(node)} entries)")
             node = node[idx]
         else:
             if part not in node:
@@ -136,7 +148,7 @@ def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
     last = parts[-1]
     if isinstance(node, list) and not last.isdigit():
         head = ".".join(parts[:-1])
-        raise InputError(f"{where}: --set {key}: {head} is a list of {len(node)} tables; use {head}.K.{last}")
+        raise OverrideError(where, key, f"{head} is a list of {len(node)} tables; use {head}.K.{last}")
     if isinstance(node, list):
         node[int(last)] = value
     else:

@@ -50,6 +50,7 @@ import numpy as np
 
 from fem2d.contact.problem import ContactZone
 from fem2d.errors import InputError
+from fem2d.fe.boundary import adjacent_cells
 from fem2d.fe.elements import line_shape, line_shape_derivative
 from fem2d.mesh.mesh import CellBlock, Mesh
 
@@ -73,8 +74,8 @@ def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock) -> CellB
     on the left of every edge, so that the outward normal of the body is
     :math:`(\\tau_y, -\\tau_x)` with :math:`\\tau` the edge direction (the
     convention :func:`master_surface` relies on). Each edge is matched to the
-    body cell that holds both its end nodes; the cell centroid must lie on
-    the left.
+    body cell it bounds (:func:`fem2d.fe.boundary.adjacent_cells`, the one
+    orientation rule of the package).
 
     Parameters
     ----------
@@ -85,30 +86,14 @@ def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock) -> CellB
     body
         The 2D cells of the body the edges bound.
     """
-    pts = np.asarray(points, dtype=float)[:, :2]
-    ends = edges.nodes[:, :2]
-    cells = body.nodes
-    # incidence: for each edge, the first body cell containing both end nodes (every node pair of every cell,
-    # as one sorted key per pair; the first occurrence of a key in cell order is its lowest cell)
-    first, second = np.triu_indices(cells.shape[1], k=1)
-    lo = np.minimum(cells[:, first], cells[:, second]).astype(np.int64)
-    hi = np.maximum(cells[:, first], cells[:, second]).astype(np.int64)
-    base = int(max(cells.max(initial=0), ends.max(initial=0))) + 1
-    keys, where = np.unique((lo * base + hi).ravel(), return_index=True)
-    wanted = np.minimum(ends[:, 0], ends[:, 1]).astype(np.int64) * base + np.maximum(ends[:, 0], ends[:, 1])
-    slot = np.minimum(np.searchsorted(keys, wanted), max(len(keys) - 1, 0))
-    found = (keys[slot] == wanted) if len(keys) else np.zeros(len(wanted), dtype=bool)
-    if not found.all():
-        e = int(np.flatnonzero(~found)[0])
-        a, b = ends[e]
+    forward, backward = adjacent_cells(np.asarray(points, dtype=float)[:, :2], edges, [body])
+    bad = np.flatnonzero(forward + backward != 1)
+    if len(bad):
+        e = int(bad[0])
+        a, b = edges.nodes[e, :2]
         raise InputError(f"orient_edges: edge {e} (nodes {a}, {b}) is not on the boundary of the given body")
-    owner = where[slot] // len(first)
-    centroid = pts[cells[owner]].mean(axis=1)
-    tau = pts[ends[:, 1]] - pts[ends[:, 0]]
-    rel = centroid - pts[ends[:, 0]]
-    left = tau[:, 0] * rel[:, 1] - tau[:, 1] * rel[:, 0] > 0.0
     nodes = edges.nodes.copy()
-    flip = ~left
+    flip = backward == 1
     nodes[flip, 0], nodes[flip, 1] = edges.nodes[flip, 1], edges.nodes[flip, 0]
     return CellBlock(edges.kind, nodes)
 

@@ -27,6 +27,32 @@ def _ccw_corner_edges(points: np.ndarray, block: CellBlock) -> tuple[np.ndarray,
     return a.ravel(), b.ravel()
 
 
+def adjacent_cells(points: np.ndarray, edges: CellBlock, blocks: Sequence[CellBlock]) -> tuple[np.ndarray, np.ndarray]:
+    """Per edge, how many cells of ``blocks`` it bounds running counter-clockwise
+    around them (``forward``) and clockwise (``backward``).
+
+    A cell's orientation is the sign of its corner (shoelace) area, so clockwise
+    cells do not flip the count; a cell listed in two blocks counts once. A
+    boundary edge has ``forward + backward == 1``.
+
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> square = CellBlock("quad4", np.array([[0, 1, 2, 3]]))
+    >>> xy = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> adjacent_cells(xy, CellBlock("seg2", np.array([[0, 1], [2, 1]])), [square])
+    (array([1, 0]), array([0, 1]))
+    """
+    n = np.int64(max(len(points), int(edges.nodes.max(initial=0)) + 1))
+    keys = [a * n + b for a, b in (_ccw_corner_edges(points, blk) for blk in blocks)]
+    # unique: a cell listed in two overlapping groups must not look like a second neighbour
+    keys = np.unique(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+    a, b = edges.nodes[:, 0].astype(np.int64), edges.nodes[:, 1].astype(np.int64)
+
+    def count(k: np.ndarray) -> np.ndarray:
+        return np.searchsorted(keys, k, side="right") - np.searchsorted(keys, k, side="left")
+
+    return count(a * n + b), count(b * n + a)
+
+
 def edge_orientation(mesh: Mesh, edge_group: str, cell_groups: Sequence[str] | None = None) -> np.ndarray:
     """Sign ``s`` per edge such that ``n = s (t_y, -t_x)/|t|`` points out of the body.
 
@@ -60,16 +86,8 @@ def edge_orientation(mesh: Mesh, edge_group: str, cell_groups: Sequence[str] | N
     for name, block in zip(names, blocks, strict=True):
         if block.dimension != 2:
             raise MeshError(f"{mesh.source}: group {name!r} holds {block.kind} cells; expected 2D cells")
-    n = np.int64(mesh.n_nodes)
-    keys = [a * n + b for a, b in (_ccw_corner_edges(mesh.points, blk) for blk in blocks)]
-    # unique: a cell listed in two overlapping groups must not look like a second neighbour
-    keys = np.unique(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+    forward, backward = adjacent_cells(mesh.points, edges, blocks)
     a, b = edges.nodes[:, 0], edges.nodes[:, 1]
-
-    def count(k: np.ndarray) -> np.ndarray:
-        return np.searchsorted(keys, k, side="right") - np.searchsorted(keys, k, side="left")
-
-    forward, backward = count(a * n + b), count(b * n + a)
     where = f"{mesh.source}: group {edge_group!r}"
     orphan = np.flatnonzero(forward + backward == 0)
     if len(orphan):

@@ -23,7 +23,7 @@ import math
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -266,7 +266,10 @@ def write_json(path: str | os.PathLike, data: Mapping[str, Any]) -> None:
 
 
 def write_csv(path: str | os.PathLike, columns: Mapping[str, np.ndarray]) -> None:
-    """Write equal-length 1D columns as CSV with a header row, atomically."""
+    """Write equal-length 1D columns as CSV with a header row, atomically.
+
+    Numbers at full precision (``repr``); in an object column, None is an empty cell.
+    """
     names = list(columns)
     arrays = [np.asarray(columns[n]).ravel() for n in names]
     n = len(arrays[0]) if arrays else 0
@@ -283,3 +286,16 @@ def write_csv(path: str | os.PathLike, columns: Mapping[str, np.ndarray]) -> Non
         for i in range(n):
             writer.writerow([c[i] if c is not None else a[i] for c, a in zip(cells, arrays)])
     write_text_atomic(path, buffer.getvalue())
+
+
+def write_table_csv(path: str | os.PathLike, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Path:
+    """Write a table given by rows as CSV (:func:`write_csv`, column by column); returns ``path``."""
+    columns = list(zip(*rows)) if rows else [()] * len(header)
+    write_csv(path, {name: _object_column(values) for name, values in zip(header, columns)})
+    return Path(path)
+
+
+def _object_column(values: Sequence[Any]) -> np.ndarray:
+    column = np.empty(len(values), dtype=object)
+    column[:] = [float(v) if isinstance(v, np.floating) else v for v in values]
+    return column

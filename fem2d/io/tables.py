@@ -6,14 +6,25 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 
-def number(x: Any) -> str:
-    """A value for a table: 10 significant digits, '-' for a missing one."""
-    if x is None:
+
+def cell(value: Any, fmt: str = ".10g") -> str:
+    """A table cell: numbers by the format spec ``fmt`` (10 significant digits),
+    None as ``-``.
+
+    >>> cell(1 / 3), cell(None), cell(2), cell(float("inf")), cell(0.5, ".2e")
+    ('0.3333333333', '-', '2', 'nan', '5.00e-01')
+    """
+    if value is None:
         return "-"
-    if isinstance(x, float):
-        return "nan" if not math.isfinite(x) else f"{x:.10g}"
-    return str(x)
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        return "nan" if not math.isfinite(value) else format(float(value), fmt)
+    return str(value)
 
 
 def format_quantities(result) -> str:
@@ -23,7 +34,7 @@ def format_quantities(result) -> str:
         title += " [" + ", ".join(f"{k}={v}" for k, v in result.case.overrides.items()) + "]"
     lines = [f"{result.case.name}: {title}"]
     for name, value in result.quantities.items():
-        lines.append(f"  {name:<24s} {number(value)}")
+        lines.append(f"  {name:<24s} {cell(value)}")
     return "\n".join(lines)
 
 
@@ -33,9 +44,9 @@ def check_cells(check: dict) -> list[str]:
     err = check["relative_error"]
     return [
         check["quantity"],
-        number(check["reference"]),
+        cell(check["reference"]),
         check["source"],
-        number(check["value"]),
+        cell(check["value"]),
         "-" if err is None else f"{err:.2e}",
         f"{check['tolerance']:g} {'rel' if check['relative'] else 'abs'}",
         "OK" if check["passed"] else "NOOK",

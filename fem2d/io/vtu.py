@@ -24,15 +24,14 @@ def slave_areas(model, system) -> np.ndarray:
     """Tributary area (m^2: length x thickness) of each slave node of the
     model's first contact zone, in ``zone.slave_nodes`` order:
     ``A_i = t \\int N_i ds`` (L/2 per SEG2 end; L/6, L/6, 2L/3 for SEG3), so
-    that a uniform pressure p gives nodal forces ``p A_i``."""
-    from fem2d.fe import pressure_load
+    that a uniform pressure p gives nodal forces ``p A_i``: the thickness times
+    the contact's :func:`~fem2d.contact.kinematics.slave_weights`."""
+    from fem2d.contact.kinematics import slave_weights
 
-    zone, contact = system.zones[0], model.contacts[0]
-    groups = [body.group for body in model.bodies]
+    zone = system.zones[0]
     body = model.body_of(zone.slave_nodes)
     thickness = body.thickness if body is not None else 1.0
-    f = pressure_load(system.mesh, contact.slave, 1.0, groups, thickness=thickness)
-    return np.hypot(f[2 * zone.slave_nodes], f[2 * zone.slave_nodes + 1])
+    return thickness * slave_weights(zone)
 
 
 def contact_pressure(normal_force: np.ndarray, areas: np.ndarray) -> np.ndarray:

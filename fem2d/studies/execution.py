@@ -33,7 +33,7 @@ from fem2d.errors import Fem2dError, InputError
 @dataclass(frozen=True)
 class RunSpec:
     """One run of a study: ``case`` (built-in name or TOML path) with
-    ``overrides`` (dotted key -> value, as ``--set``); ``out_dir`` is where
+    ``overrides`` (dotted key -> value); ``out_dir`` is where
     its ``result.json`` (and ``history.npz`` unless ``write_history`` is
     False) go (None: nothing written)."""
 
@@ -82,13 +82,10 @@ class RunRecord:
         return "OK" if self.passed else "NOOK"
 
     def get(self, dotted: str, default: Any = None) -> Any:
-        """A resolved setting by dotted key (``contact.method``)."""
-        node: Any = self.settings
-        for part in dotted.split("."):
-            if not isinstance(node, dict) or part not in node:
-                return default
-            node = node[part]
-        return node
+        """A resolved setting by dotted key (``contact.method``), see :func:`fem2d.case.loading.setting`."""
+        from fem2d.case.loading import setting
+
+        return setting(self.settings, dotted, default)
 
 
 def _interface(result) -> dict[str, Any]:
@@ -216,7 +213,7 @@ def _execute(spec: RunSpec) -> RunRecord:
 
 
 class InlineExecutor(Executor):
-    """Runs each task at submission, in this process (``--workers 1``)."""
+    """Runs each task at submission, in this process (one worker)."""
 
     def submit(self, fn, /, *args, **kwargs) -> Future:
         future: Future = Future()
@@ -256,7 +253,7 @@ def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor
         from distributed import Client, LocalCluster
     except ImportError:
         raise InputError(
-            "--scheduler needs dask's distributed package: pip install 'fem2d[dask]' (or pip install distributed)"
+            "a Dask cluster needs dask's distributed package: pip install 'fem2d[dask]' (or pip install distributed)"
         ) from None
     cluster = None
     try:
@@ -266,7 +263,7 @@ def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor
         else:
             client = Client(address, timeout="10s")
     except (OSError, ValueError, TypeError) as exc:  # refused, timed out, or not an address at all
-        raise InputError(f"--scheduler {address}: cannot connect to a Dask scheduler ({exc}); expected "
+        raise InputError(f"Dask scheduler {address}: cannot connect ({exc}); expected "
                          "tcp://host:port or 'local'") from None
     try:
         yield client.get_executor()

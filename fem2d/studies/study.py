@@ -22,9 +22,6 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from fem2d.errors import InputError
 from fem2d.studies.execution import (  # noqa: F401  (re-exported: the study API in one place)
     InlineExecutor,
     RunRecord,
@@ -40,43 +37,6 @@ Table = tuple[list[str], list[list[Any]]]
 
 
 # --- sweeps -------------------------------------------------------------------------------------
-
-
-def _split_top_level(text: str) -> list[str]:
-    """Split on commas outside brackets and quotes: ``[1,2],[3,4]`` -> two items."""
-    items, depth, quote, start = [], 0, "", 0
-    for i, c in enumerate(text):
-        if quote:
-            quote = "" if c == quote else quote
-        elif c in "\"'":
-            quote = c
-        elif c in "[{":
-            depth += 1
-        elif c in "]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            items.append(text[start:i])
-            start = i + 1
-    items.append(text[start:])
-    return [s.strip() for s in items]
-
-
-def parse_grid(pairs: Sequence[str]) -> dict[str, list[Any]]:
-    """``["time.dt=0.01,0.005", "contact.method=lagrange,penalty"]`` ->
-    ``{"time.dt": [0.01, 0.005], "contact.method": ["lagrange", "penalty"]}``
-    (values parsed as ``--set`` values)."""
-    from fem2d.case.loading import parse_value
-
-    grid: dict[str, list[Any]] = {}
-    for pair in pairs:
-        key, sep, values = pair.partition("=")
-        key = key.strip()
-        if not sep or not key or not values.strip():
-            raise InputError(f"--grid {pair!r}: expected KEY=V1,V2,..., e.g. time.dt=0.01,0.005")
-        if key in grid:
-            raise InputError(f"--grid {key}: given twice")
-        grid[key] = [parse_value(v) for v in _split_top_level(values)]
-    return grid
 
 
 def _slug(text: str) -> str:
@@ -239,20 +199,6 @@ def curve_deviations(records: Sequence[RunRecord]) -> dict[str, float]:
 # --- refinement -------------------------------------------------------------------------------------
 
 
-def parse_levels(text: str) -> list[int]:
-    """``"0-4"`` -> [0, 1, 2, 3, 4]; ``"0,2,3"`` -> [0, 2, 3]."""
-    levels: list[int] = []
-    try:
-        for part in text.split(","):
-            lo, sep, hi = part.strip().partition("-")
-            levels += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
-    except ValueError:
-        raise InputError(f"--levels {text!r}: expected a range such as 0-4 or a list such as 0,1,2") from None
-    if not levels or min(levels) < 0 or sorted(set(levels)) != levels:
-        raise InputError(f"--levels {text!r}: expected increasing levels >= 0")
-    return levels
-
-
 def refine_specs(
     case: str,
     levels: Sequence[int],
@@ -350,19 +296,6 @@ def mesh_converged(records: Sequence[RunRecord], tolerance: float = MESH_CONVERG
 # --- writing and printing tables ---------------------------------------------------------------------
 
 
-def cell(value: Any, fmt: str = ".10g") -> str:
-    """A table cell: numbers by the format spec ``fmt``, None as ``-``."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int | np.integer):
-        return str(int(value))
-    if isinstance(value, float | np.floating):
-        return "nan" if not math.isfinite(value) else format(float(value), fmt)
-    return str(value)
-
-
 def format_study(
     header: Sequence[str],
     rows: Sequence[Sequence[Any]],
@@ -372,7 +305,7 @@ def format_study(
 ) -> str:
     """A fixed-width text table: numbers by ``fmt``, or ``columns[name]`` for a
     column, or ``row_format(row)`` for a whole row."""
-    from fem2d.io.tables import format_table
+    from fem2d.io.tables import cell, format_table
 
     columns = columns or {}
     out = []
@@ -380,19 +313,3 @@ def format_study(
         f_row = row_format(row) if row_format is not None else None
         out.append([cell(v, f_row or columns.get(h, fmt)) for h, v in zip(header, row)])
     return format_table(list(header), out, max_width=70)
-
-
-def write_table_csv(path: str | os.PathLike, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Path:
-    """Write a table as CSV atomically (numbers at full precision, None empty)."""
-    import csv
-    import io
-
-    from fem2d.io.files import write_text_atomic
-
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow(["" if v is None else repr(float(v)) if isinstance(v, float | np.floating) else v for v in row])
-    write_text_atomic(path, buffer.getvalue())
-    return Path(path)

@@ -337,8 +337,7 @@ def report_markdown(result: Validation, figures: dict[str, list[tuple[str, Path]
 
 def write_report(result: Validation, root: str | os.PathLike = "results/validation") -> Path:
     """Write ``root/report.md`` (and ``root/plots/*.png``, ``root/validation.csv``); all atomic."""
-    from fem2d.io.files import write_text_atomic
-    from fem2d.studies.study import write_table_csv
+    from fem2d.io.files import write_table_csv, write_text_atomic
 
     base = Path(root)
     figures = result.figures
