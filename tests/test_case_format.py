@@ -58,9 +58,9 @@ def test_units_split_from_the_documentation():
 
 
 def test_did_you_mean_on_unknown_keys(tmp_path, capsys):
-    with pytest.raises(InputError, match=r"--set contact.muu: unknown key; did you mean 'contact.mu'\?"):
+    with pytest.raises(InputError, match=r"override contact.muu: unknown key; did you mean 'contact.mu'\?"):
         load_case("sdnv104a", {"contact.muu": 0.4})
-    with pytest.raises(InputError, match=r"--set materials.0.rhoo: unknown key; did you mean 'materials.0.rho'\?"):
+    with pytest.raises(InputError, match=r"override materials.0.rhoo: unknown key; did you mean 'materials.0.rho'\?"):
         load_case("sdnv104a", {"materials.0.rhoo": 1.0})
     bad = tmp_path / "typo.toml"
     bad.write_text('[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\nschem = "newmark"\n')
