@@ -154,7 +154,7 @@ def test_the_python_api_raises_fem2d_errors(case, sets, status, culprit):
         fem2d.run(case, sets)
     assert info.value.exit_status == status
     assert isinstance(info.value, NumericalError if status == 1 else InputError)
-    # the command line words an override as --set (fem2d/cli.py); below it, the error says "override"
+    # the command line words an override as --set (fem2d/cli/); below it, the error says "override"
     assert re.search(culprit.replace("--set", "override"), str(info.value))
 
 

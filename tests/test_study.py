@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from fem2d.cli import parse_grid, parse_levels
+from fem2d.cli.study_commands import parse_grid, parse_levels
 from fem2d.errors import InputError
 from fem2d.io.files import write_table_csv
 from fem2d.studies.study import (
