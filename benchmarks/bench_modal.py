@@ -28,14 +28,15 @@ t_start = time.perf_counter()
 import json, math, sys
 import numpy as np
 from fem2d.modal.integrators import integrate, run_modal
-from fem2d.modal.basis import Excitation, ModalProblem, TimeFunction
+from fem2d.modal.basis import Excitation, ModalProblem
+from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
 from fem2d.modal.shocks import Obstacle
 t_import = time.perf_counter() - t_start
 
 def sdnd104(a0):
     plane = Obstacle(node_modes=np.array([[1.0], [0.0]]), kind="plan_z", normal=[0.0, 1.0], origin=[0.0, 1.0],
                      gap=0.5, kn=20.0, kt=9e6, mu_static=0.1)
-    accel = Excitation(np.array([-1.0]), TimeFunction.sine(a0, 2.0 * math.pi))
+    accel = Excitation(np.array([-1.0]), Sine(a0, 2.0 * math.pi))
     return ModalProblem(masses=[1.0], stiffnesses=[3e-5], excitations=(accel,), obstacles=(plane,))
 
 runs = []

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from fem2d.exact.modal_references import sdnd101_impact, sdnd104_stick_slip_power
-from fem2d.modal.basis import Excitation, ModalProblem, TimeFunction
+from fem2d.modal.basis import Excitation, ModalProblem
 from fem2d.modal.events import exact
 from fem2d.modal.integrators import run_modal
 from fem2d.modal.shocks import Obstacle
+from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
 
 WITH_SPRING = {15.0: 15.2667649153756, 1.5: 0.409062758890373, 1.01: 2.26164125885919e-4}
 WITHOUT_SPRING = {15.0: 15.2670995893716, 1.5: 0.409062451015709, 1.01: 2.26164121279785e-4}
@@ -18,7 +19,7 @@ WITHOUT_SPRING = {15.0: 15.2670995893716, 1.5: 0.409062451015709, 1.01: 2.261641
 def sdnd104(a0: float, spring: float = 3e-5) -> ModalProblem:
     plane = Obstacle(node_modes=np.array([[1.0], [0.0]]), kind="plan_z", normal=[0.0, 1.0], origin=[0.0, 1.0],
                      gap=0.5, kn=20.0, kt=9e6, mu_static=0.1)
-    accel = Excitation(np.array([-1.0]), TimeFunction.sine(a0, 2.0 * math.pi))
+    accel = Excitation(np.array([-1.0]), Sine(a0, 2.0 * math.pi))
     return ModalProblem(masses=[1.0], stiffnesses=[spring], excitations=(accel,), obstacles=(plane,))
 
 
@@ -77,8 +78,8 @@ def test_sdnd101_exact_impacts():
 def test_free_forced_oscillation_matches_the_closed_form():
     m, k, F, W = 2.0, 50.0, 3.0, 7.0
     w0 = math.sqrt(k / m)
-    problem = ModalProblem([m], [k], excitations=(Excitation([1.0], TimeFunction.sine(F, W, 0.3)),
-                                                    Excitation([1.0], TimeFunction.constant(1.5))), q0=[0.1])
+    problem = ModalProblem([m], [k], excitations=(Excitation([1.0], Sine(F, W, 0.3)),
+                                                    Excitation([1.0], Constant(1.5))), q0=[0.1])
     t = np.linspace(0.0, 3.0, 301)
     q = exact(problem, 3.0).sample(t)["q"]
     # particular: F sin(Wt + 0.3)/(k - m W^2) + 1.5/k; homogeneous fitted to q0 = 0.1, v0 = 0
@@ -99,6 +100,6 @@ def test_events_are_located_to_1e_13():
 def test_unsupported_inputs_are_rejected():
     with pytest.raises(NotImplementedError):
         exact(ModalProblem([1.0, 1.0], [1.0, 2.0]), 1.0)
-    table = Excitation([1.0], TimeFunction.table([0.0, 1.0], [0.0, 1.0]))
+    table = Excitation([1.0], PiecewiseLinear([0.0, 1.0], [0.0, 1.0]))
     with pytest.raises(NotImplementedError):
         exact(ModalProblem([1.0], [1.0], excitations=(table,)), 1.0)

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from fem2d.exact.modal_references import sdnd101_impact
-from fem2d.modal.basis import Excitation, ModalProblem, TimeFunction
+from fem2d.modal.basis import Excitation, ModalProblem
 from fem2d.modal.integrators import integrate, run_modal
 from fem2d.modal.shocks import Obstacle
+from fem2d.model.timefunctions import PiecewiseLinear, Sine
 
 # exact wear power over [4, 12] with the case's 3e-5 N/m spring (event-driven, issue 4)
 EXACT_P = {15.0: 15.2667649153756, 1.5: 0.409062758890373, 1.01: 2.26164125885919e-4, 0.99: 0.0}
@@ -26,7 +27,7 @@ TOL = {15.0: 8e-5, 1.5: 5e-5, 1.01: 8e-4}
 def sdnd104(a0: float) -> ModalProblem:
     plane = Obstacle(node_modes=np.array([[1.0], [0.0]]), kind="plan_z", normal=[0.0, 1.0], origin=[0.0, 1.0],
                      gap=0.5, kn=20.0, kt=9e6, mu_static=0.1, name="plane")
-    accel = Excitation(np.array([-1.0]), TimeFunction.sine(a0, 2.0 * math.pi))  # -m a(t), m = 1
+    accel = Excitation(np.array([-1.0]), Sine(a0, 2.0 * math.pi))  # -m a(t), m = 1
     return ModalProblem(masses=[1.0], stiffnesses=[3e-5], excitations=(accel,), obstacles=(plane,))
 
 
@@ -84,7 +85,7 @@ def _forced_oscillator():
     def exact_q(t):
         return amp * (math.sin(W * t) - W / w0 * math.sin(w0 * t))
 
-    return ModalProblem([m], [k], excitations=(Excitation([1.0], TimeFunction.sine(F, W)),)), exact_q
+    return ModalProblem([m], [k], excitations=(Excitation([1.0], Sine(F, W)),)), exact_q
 
 
 def test_observed_orders_euler_2_devogelaere_4():
@@ -127,7 +128,7 @@ def test_archive_stride_keeps_first_and_last_samples():
 def test_tabulated_excitation_is_interpolated_linearly():
     times = np.array([0.0, 0.5, 1.0])
     values = np.array([0.0, 2.0, 2.0])
-    fun = TimeFunction.table(times, values)
+    fun = PiecewiseLinear(times, values)
     assert fun(0.25) == pytest.approx(1.0) and fun(3.0) == 2.0
     # a free unit mass under this force: q'' = 4 t up to 0.5 s, then 2
     problem = ModalProblem([1.0], [0.0], excitations=(Excitation([1.0], fun),))

@@ -20,25 +20,24 @@ vector is :math:`-\Phi^T M r` (code_aster's ``CALC_CHAR_SEISME`` +
 ``PROJ_VECT_BASE``).
 
 Loads are a generalised vector times a scalar time function
-(:class:`TimeFunction`: sine or piecewise-linear table), as code_aster's
+(:mod:`fem2d.model.timefunctions`: constant, sine or piecewise-linear table), as code_aster's
 ``EXCIT=_F(VECT_ASSE_GENE=..., FONC_MULT=...)``.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
 
 import numpy as np
 
 from fem2d.modal.shocks import Obstacle
+from fem2d.model.timefunctions import TimeFunction
 
 __all__ = [
     "Excitation",
     "ModalBasis",
     "ModalProblem",
-    "TimeFunction",
     "base_acceleration_load",
     "modal_basis",
     "modal_damping",
@@ -177,55 +176,6 @@ def node_modes(basis: ModalBasis, dofs: tuple[int, int]) -> np.ndarray:
         if dof >= 0:
             rows[k] = basis.modes[dof]
     return rows
-
-
-@dataclass(frozen=True)
-class TimeFunction:
-    r"""Scalar time function multiplying a generalised load vector.
-
-    ``kind="sine"``: :math:`g(t) = A \sin(\omega t + \varphi)` (a constant is
-    ``omega=0, phase=pi/2``); ``kind="table"``: piecewise-linear interpolation of
-    ``(times, values)``, constant outside (code_aster's ``PROL_*='CONSTANT'``).
-    """
-
-    kind: Literal["sine", "table"] = "sine"
-    amplitude: float = 0.0
-    omega: float = 0.0
-    phase: float = 0.0
-    times: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    values: np.ndarray = field(default_factory=lambda: np.zeros(0))
-
-    def __post_init__(self) -> None:
-        if self.kind not in ("sine", "table"):
-            raise ValueError(f"time function kind must be 'sine' or 'table', got {self.kind!r}")
-        if self.kind == "table":
-            t = np.asarray(self.times, dtype=float)
-            y = np.asarray(self.values, dtype=float)
-            if t.ndim != 1 or t.shape != y.shape or t.size < 2 or np.any(np.diff(t) <= 0.0):
-                raise ValueError("a table time function needs >= 2 increasing times and as many values")
-            object.__setattr__(self, "times", t)
-            object.__setattr__(self, "values", y)
-
-    @classmethod
-    def sine(cls, amplitude: float, omega: float, phase: float = 0.0) -> TimeFunction:
-        """:math:`A \\sin(\\omega t + \\varphi)`."""
-        return cls("sine", float(amplitude), float(omega), float(phase))
-
-    @classmethod
-    def constant(cls, value: float) -> TimeFunction:
-        """The constant ``value``."""
-        return cls("sine", float(value), 0.0, math.pi / 2.0)
-
-    @classmethod
-    def table(cls, times, values) -> TimeFunction:
-        """Piecewise-linear through ``(times, values)``, constant outside."""
-        return cls("table", times=np.asarray(times, dtype=float), values=np.asarray(values, dtype=float))
-
-    def __call__(self, t):
-        """Value(s) at time(s) ``t`` (s)."""
-        if self.kind == "sine":
-            return self.amplitude * np.sin(self.omega * np.asarray(t, dtype=float) + self.phase)
-        return np.interp(t, self.times, self.values)
 
 
 @dataclass(frozen=True)

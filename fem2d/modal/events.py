@@ -42,6 +42,7 @@ import scipy.linalg
 from scipy.optimize import brentq
 
 from fem2d.modal.basis import ModalProblem
+from fem2d.model.timefunctions import harmonic
 from fem2d.post.impacts import Impact, ImpactStatistics
 
 __all__ = ["ExactSolution", "Phase", "exact"]
@@ -302,8 +303,8 @@ def exact(problem: ModalProblem, t_end: float, max_phases: int = 100_000) -> Exa
     # forcing grouped by circular frequency: f0 + sum a_j sin(w_j t) + b_j cos(w_j t)
     f0, terms = 0.0, {}
     for e in problem.excitations:
-        f = e.function
-        if f.kind != "sine":
+        f = harmonic(e.function)
+        if f is None:
             raise NotImplementedError("the exact integrator needs sine or constant excitations")
         amp = float(e.vector[0]) * f.amplitude
         if f.omega == 0.0:

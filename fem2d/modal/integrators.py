@@ -68,6 +68,7 @@ from fem2d.modal.shocks import (
     pack_obstacles,
     shock_forces,
 )
+from fem2d.model.timefunctions import PiecewiseLinear, harmonic
 
 __all__ = ["SCHEMES", "ModalHistory", "ModalRun", "integrate", "pack_excitations", "run_modal"]
 
@@ -117,14 +118,16 @@ def pack_excitations(problem: ModalProblem) -> tuple:
     tt, tv = [], []
     for i, e in enumerate(problem.excitations):
         evec[i] = e.vector
-        f = e.function
-        if f.kind == "sine":
-            epar[i] = [f.amplitude, f.omega, f.phase]
-        else:
+        sine = harmonic(e.function)
+        if sine is not None:
+            epar[i] = [sine.amplitude, sine.omega, sine.phase]
+        elif isinstance(e.function, PiecewiseLinear):
             ekind[i] = 1
-            tt.append(f.times)
-            tv.append(f.values)
-        offsets.append(offsets[-1] + (f.times.size if f.kind == "table" else 0))
+            tt.append(np.asarray(e.function.t))
+            tv.append(np.asarray(e.function.values))
+        else:
+            raise TypeError(f"the modal kernels evaluate Constant, Sine and PiecewiseLinear, not {e.function!r}")
+        offsets.append(offsets[-1] + (len(e.function.t) if ekind[i] else 0))
     tab_t = np.concatenate(tt) if tt else np.zeros(1)
     tab_v = np.concatenate(tv) if tv else np.zeros(1)
     return evec, ekind, epar, tab_t, tab_v, np.asarray(offsets, dtype=np.int64)

@@ -1,7 +1,12 @@
-"""Scalar functions of time that multiply loads (code_aster's FONC_MULT)."""
+"""Scalar functions of time that multiply loads (code_aster's FONC_MULT).
+
+One family for both paths: the direct integrators call them, the compiled modal
+kernels read their parameters (:func:`harmonic`, :class:`PiecewiseLinear`'s knots).
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -9,12 +14,18 @@ import numpy as np
 
 
 class TimeFunction(Protocol):
+    """What multiplies a load: ``g(t)`` (dimensionless) at the time ``t`` (s)."""
+
     def __call__(self, t: float) -> float: ...
 
 
 @dataclass(frozen=True)
 class Constant:
-    """g(t) = value."""
+    """:math:`g(t) = \\mathrm{value}`.
+
+    >>> Constant(2.0)(10.0)
+    2.0
+    """
 
     value: float = 1.0
 
@@ -24,15 +35,20 @@ class Constant:
 
 @dataclass(frozen=True)
 class PiecewiseLinear:
-    """Linear interpolation of (t_i, g_i), constant beyond the first and last points.
+    """Linear interpolation of (t_i, g_i), constant beyond the first and last points
+    (code_aster's ``PROL_*='CONSTANT'``).
 
-    A ramp reaching 1 at ``t_r`` is ``PiecewiseLinear((0, t_r), (0, 1))``.
+    >>> ramp = PiecewiseLinear((0.0, 0.5), (0.0, 1.0))
+    >>> ramp(0.25), ramp(3.0)
+    (0.5, 1.0)
     """
 
     t: tuple[float, ...]
     values: tuple[float, ...]
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "t", tuple(float(x) for x in self.t))
+        object.__setattr__(self, "values", tuple(float(x) for x in self.values))
         if len(self.t) != len(self.values) or not len(self.t):
             raise ValueError("piecewise_linear: t and values must have the same, non-zero length")
         if np.any(np.diff(self.t) <= 0):
@@ -49,7 +65,11 @@ class PiecewiseLinear:
 
 @dataclass(frozen=True)
 class Sine:
-    """g(t) = amplitude * sin(omega t + phase)."""
+    r""":math:`g(t) = A \sin(\omega t + \varphi)`.
+
+    >>> Sine(2.0, math.pi, 0.0)(0.5)
+    2.0
+    """
 
     amplitude: float = 1.0
     omega: float = 0.0
@@ -57,3 +77,20 @@ class Sine:
 
     def __call__(self, t: float) -> float:
         return self.amplitude * float(np.sin(self.omega * t + self.phase))
+
+
+def harmonic(function: TimeFunction) -> Sine | None:
+    r"""``function`` as a :class:`Sine` when it is one (a constant :math:`c` is
+    :math:`c \sin(0 t + \pi/2)`), None otherwise: the form the compiled modal
+    kernels and the exact event-driven integrator evaluate.
+
+    >>> harmonic(Constant(1.5))
+    Sine(amplitude=1.5, omega=0.0, phase=1.5707963267948966)
+    >>> harmonic(PiecewiseLinear((0.0, 1.0), (0.0, 1.0))) is None
+    True
+    """
+    if isinstance(function, Sine):
+        return function
+    if isinstance(function, Constant):
+        return Sine(float(function.value), 0.0, math.pi / 2.0)
+    return None

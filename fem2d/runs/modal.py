@@ -23,11 +23,11 @@ from fem2d.model.model import Model
 from fem2d.model.obstacles import NodalObstacle
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
-from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
+from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
 from fem2d.runs.result import Result
 
 if TYPE_CHECKING:
-    from fem2d.modal.basis import ModalProblem, TimeFunction
+    from fem2d.modal.basis import ModalProblem
     from fem2d.modal.integrators import ModalRun
 
 #: The modal integrators, by name.
@@ -46,15 +46,9 @@ class ModalFields:
 
 def _modal_function(load: ExternalLoad) -> TimeFunction:
     """A load's time function in the compiled integrators' representation."""
-    from fem2d.modal.basis import TimeFunction
-
     f = load.function
-    if isinstance(f, Sine):
-        return TimeFunction.sine(f.amplitude, f.omega, f.phase)
-    if isinstance(f, Constant):
-        return TimeFunction.constant(f.value)
-    if isinstance(f, PiecewiseLinear) and len(f.t) >= 2:
-        return TimeFunction.table(f.t, f.values)
+    if isinstance(f, Sine | Constant) or (isinstance(f, PiecewiseLinear) and len(f.t) >= 2):
+        return f
     raise ModelError(load, "function", f"the modal path cannot use the time function {f!r}")
 
 
@@ -121,7 +115,6 @@ class ModalAnalysis:
         from fem2d.modal.basis import (
             Excitation,
             ModalProblem,
-            TimeFunction,
             base_acceleration_load,
             modal_basis,
             node_modes,
@@ -143,7 +136,7 @@ class ModalAnalysis:
         if exc is not None:
             influence = np.tile(exc.unit, system.n_dofs // 2)[system.free]
             load = base_acceleration_load(basis, system.M_free, influence)
-            excitations.append(Excitation(load, TimeFunction.sine(exc.a0, exc.omega)))
+            excitations.append(Excitation(load, Sine(exc.a0, exc.omega)))
         v0 = None
         if system.initial_velocity is not None:
             v0 = project_initial(basis, system.M_free, system.initial_velocity[system.free])
