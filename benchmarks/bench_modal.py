@@ -27,7 +27,7 @@ import time
 t_start = time.perf_counter()
 import json, math, sys
 import numpy as np
-from fem2d.modal.integrators import integrate, run_modal
+from fem2d.modal.integrators import integrate_modal, run_modal
 from fem2d.modal.basis import Excitation, ModalProblem
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
 from fem2d.modal.shocks import Obstacle
@@ -49,7 +49,7 @@ kernel = {}
 for scheme in sys.argv[1].split(","):
     if scheme != "exact":  # integration alone (no post-processing), warm
         t = time.perf_counter()
-        h = integrate(sdnd104(15.0), scheme, 1e-4, 12.0)
+        h = integrate_modal(sdnd104(15.0), scheme, 1e-4, 12.0)
         kernel[scheme] = {"s": time.perf_counter() - t, "steps": h.steps, "evaluations": h.evaluations}
 print(json.dumps({"total_s": total, "import_s": t_import, "runs": runs, "kernel": kernel}))
 """

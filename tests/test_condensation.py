@@ -10,7 +10,7 @@ from fem2d.case.build import build_system, contact_method, scheme_of
 from fem2d.case.loading import load_case
 from fem2d.dynamics.condensation import SchurCondensation, SolveCondensation, condensation
 from fem2d.dynamics.coupling import ContactCoupling
-from fem2d.dynamics.stepper import NewmarkStepper, integrate
+from fem2d.dynamics.stepper import NewmarkStepper, march
 from fem2d.linalg import get_solver, solver_names
 from fem2d.linalg.base import SolverBackend
 
@@ -141,7 +141,7 @@ def test_factorisation_happens_once_per_step_size_however_many_newton_iterations
     coupling = ContactCoupling(system, system.zones[0], formulation)
     stepper = NewmarkStepper(system, scheme_of(case), counting.backend(), coupling)
     state = stepper.initial_state()
-    integrate(stepper, state, 0.3, DT, lambda previous, new: None, cut_factor=5)
+    march(stepper, state, 0.3, DT, lambda previous, new: None, cut_factor=5)
     c = stepper.counters
     assert c.cuts == 1 and c.steps == 29 + 5
     # two step sizes (0.01 and the cut 0.002): two factorisations and two condensations, no more

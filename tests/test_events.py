@@ -7,7 +7,7 @@ import pytest
 
 from fem2d.exact.modal_references import sdnd101_impact, sdnd104_stick_slip_power
 from fem2d.modal.basis import Excitation, ModalProblem
-from fem2d.modal.events import exact
+from fem2d.modal.events import event_driven
 from fem2d.modal.integrators import run_modal
 from fem2d.modal.shocks import Obstacle
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
@@ -25,19 +25,19 @@ def sdnd104(a0: float, spring: float = 3e-5) -> ModalProblem:
 
 @pytest.mark.parametrize("a0", [15.0, 1.5, 1.01])
 def test_sdnd104_exact_wear_with_the_spring(a0):
-    p = exact(sdnd104(a0), 12.0).wear_power(0, (4.0, 12.0))
+    p = event_driven(sdnd104(a0), 12.0).wear_power(0, (4.0, 12.0))
     assert p == pytest.approx(WITH_SPRING[a0], rel=1e-9)
 
 
 @pytest.mark.parametrize("a0", [15.0, 1.5, 1.01])
 def test_sdnd104_exact_wear_without_the_spring_matches_spec(a0):
-    p = exact(sdnd104(a0, spring=0.0), 12.0).wear_power(0, (4.0, 12.0))
+    p = event_driven(sdnd104(a0, spring=0.0), 12.0).wear_power(0, (4.0, 12.0))
     assert p == pytest.approx(WITHOUT_SPRING[a0], rel=1e-9)
 
 
 @pytest.mark.parametrize("a0", [1.5, 1.01])
 def test_stick_slip_is_periodic_from_the_start_and_matches_the_closed_form(a0):
-    sol = exact(sdnd104(a0, spring=0.0), 3.0)
+    sol = event_driven(sdnd104(a0, spring=0.0), 3.0)
     closed = sdnd104_stick_slip_power(a0)
     assert sol.wear_power(0, (1.0, 3.0)) == pytest.approx(closed, rel=1e-10)
     # any one-period window that starts and ends in stick holds one full cycle from the very first slip
@@ -46,13 +46,13 @@ def test_stick_slip_is_periodic_from_the_start_and_matches_the_closed_form(a0):
 
 
 def test_sdnd104_stick_regime_gives_exactly_zero():
-    sol = exact(sdnd104(0.99), 12.0)
+    sol = event_driven(sdnd104(0.99), 12.0)
     assert sol.wear_power(0, (4.0, 12.0)) == 0.0
     assert len(sol.phases) == 1 and sol.phases[0].stick == 0
 
 
 def test_sdnd104_slip_phases_alternate_direction_in_slip_slip():
-    sol = exact(sdnd104(15.0), 4.0)
+    sol = event_driven(sdnd104(15.0), 4.0)
     dirs = [ph.slip[0] for ph in sol.phases if 0 in ph.slip]
     assert all(a == -b for a, b in zip(dirs, dirs[1:], strict=False))
     assert sol.phases[0].stick == 0  # starts stuck to the plane
@@ -81,7 +81,7 @@ def test_free_forced_oscillation_matches_the_closed_form():
     problem = ModalProblem([m], [k], excitations=(Excitation([1.0], Sine(F, W, 0.3)),
                                                     Excitation([1.0], Constant(1.5))), q0=[0.1])
     t = np.linspace(0.0, 3.0, 301)
-    q = exact(problem, 3.0).sample(t)["q"]
+    q = event_driven(problem, 3.0).sample(t)["q"]
     # particular: F sin(Wt + 0.3)/(k - m W^2) + 1.5/k; homogeneous fitted to q0 = 0.1, v0 = 0
     a = F / (k - m * W**2)
     c0 = 0.1 - a * math.sin(0.3) - 1.5 / k
@@ -91,7 +91,7 @@ def test_free_forced_oscillation_matches_the_closed_form():
 
 
 def test_events_are_located_to_1e_13():
-    sol = exact(sdnd104(1.5, spring=0.0), 1.0)
+    sol = event_driven(sdnd104(1.5, spring=0.0), 1.0)
     t_unstick = sol.events[0][0]
     assert sol.events[0][1] == "unstick"
     assert t_unstick == pytest.approx(math.asin(1.0 / 1.5) / (2.0 * math.pi), abs=1e-13)
@@ -99,7 +99,7 @@ def test_events_are_located_to_1e_13():
 
 def test_unsupported_inputs_are_rejected():
     with pytest.raises(NotImplementedError):
-        exact(ModalProblem([1.0, 1.0], [1.0, 2.0]), 1.0)
+        event_driven(ModalProblem([1.0, 1.0], [1.0, 2.0]), 1.0)
     table = Excitation([1.0], PiecewiseLinear([0.0, 1.0], [0.0, 1.0]))
     with pytest.raises(NotImplementedError):
-        exact(ModalProblem([1.0], [1.0], excitations=(table,)), 1.0)
+        event_driven(ModalProblem([1.0], [1.0], excitations=(table,)), 1.0)

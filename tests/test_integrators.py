@@ -12,7 +12,7 @@ import pytest
 
 from fem2d.exact.modal_references import sdnd101_impact
 from fem2d.modal.basis import Excitation, ModalProblem
-from fem2d.modal.integrators import integrate, run_modal
+from fem2d.modal.integrators import integrate_modal, run_modal
 from fem2d.modal.shocks import Obstacle
 from fem2d.model.timefunctions import PiecewiseLinear, Sine
 
@@ -93,7 +93,7 @@ def test_observed_orders_euler_2_devogelaere_4():
     dts = np.array([1e-2, 5e-3, 2.5e-3, 1.25e-3])
     orders = {}
     for scheme in ("euler", "devogelaere"):
-        errs = [abs(integrate(problem, scheme, dt, 1.0).q[-1, 0] - exact_q(1.0)) for dt in dts]
+        errs = [abs(integrate_modal(problem, scheme, dt, 1.0).q[-1, 0] - exact_q(1.0)) for dt in dts]
         orders[scheme] = np.polyfit(np.log(dts), np.log(errs), 1)[0]
     assert orders["euler"] == pytest.approx(2.0, abs=0.1)
     assert orders["devogelaere"] == pytest.approx(4.0, abs=0.15)
@@ -102,7 +102,7 @@ def test_observed_orders_euler_2_devogelaere_4():
 def test_damped_free_vibration_decays_at_the_modal_rate():
     xi, w = 0.05, 2.0 * math.pi
     problem = ModalProblem([2.0], [2.0 * w**2], damping=[2.0 * xi * w * 2.0], q0=[1.0])
-    h = integrate(problem, "devogelaere", 1e-3, 2.0)
+    h = integrate_modal(problem, "devogelaere", 1e-3, 2.0)
     wd = w * math.sqrt(1 - xi**2)
     t = h.t
     q_ex = np.exp(-xi * w * t) * (np.cos(wd * t) + xi * w / wd * np.sin(wd * t))
@@ -110,7 +110,7 @@ def test_damped_free_vibration_decays_at_the_modal_rate():
 
 
 def test_adapt_refines_in_stick_and_archives_on_the_grid():
-    h = integrate(sdnd104(1.5), "adapt", 1e-4, 2.0)
+    h = integrate_modal(sdnd104(1.5), "adapt", 1e-4, 2.0)
     assert h.rejected > 0  # the stick stiffness forces smaller steps
     assert h.steps > 20000
     np.testing.assert_allclose(h.t, 1e-4 * np.arange(h.t.size), atol=0.6e-4)
@@ -118,10 +118,10 @@ def test_adapt_refines_in_stick_and_archives_on_the_grid():
 
 
 def test_archive_stride_keeps_first_and_last_samples():
-    h = integrate(sdnd101(), "euler", 5e-4, 0.5, archive_stride=7)
+    h = integrate_modal(sdnd101(), "euler", 5e-4, 0.5, archive_stride=7)
     assert h.t[0] == 0.0 and h.t[-1] == pytest.approx(0.5)
     np.testing.assert_allclose(np.diff(h.t[:-1]), 7 * 5e-4)
-    full = integrate(sdnd101(), "euler", 5e-4, 0.5)
+    full = integrate_modal(sdnd101(), "euler", 5e-4, 0.5)
     np.testing.assert_array_equal(h.q[:-1, 0], full.q[::7, 0])
 
 
@@ -132,7 +132,7 @@ def test_tabulated_excitation_is_interpolated_linearly():
     assert fun(0.25) == pytest.approx(1.0) and fun(3.0) == 2.0
     # a free unit mass under this force: q'' = 4 t up to 0.5 s, then 2
     problem = ModalProblem([1.0], [0.0], excitations=(Excitation([1.0], fun),))
-    h = integrate(problem, "devogelaere", 1e-3, 1.0)
+    h = integrate_modal(problem, "devogelaere", 1e-3, 1.0)
     # exact: q(0.5) = (2/3) 0.5^3 = 1/12, v(1) = 2 * 0.5^2 + 2 * 0.5 = 1.5
     assert h.v[-1, 0] == pytest.approx(1.5, rel=1e-6)
     assert h.q[500, 0] == pytest.approx(0.5**3 * 2.0 / (6 * 0.5), rel=1e-6)
@@ -140,4 +140,4 @@ def test_tabulated_excitation_is_interpolated_linearly():
 
 def test_unknown_scheme_is_rejected():
     with pytest.raises(ValueError, match="unknown modal integrator"):
-        integrate(sdnd101(), "rk4", 1e-3, 0.1)
+        integrate_modal(sdnd101(), "rk4", 1e-3, 0.1)

@@ -6,7 +6,7 @@ import scipy.sparse as sp
 
 from fem2d.dynamics.coupling import StepFailed
 from fem2d.dynamics.schemes import NewmarkScheme
-from fem2d.dynamics.stepper import NewmarkStepper, integrate
+from fem2d.dynamics.stepper import NewmarkStepper, march
 from fem2d.errors import ConvergenceError
 from fem2d.linalg import get_solver
 from fem2d.mesh import CellBlock, Mesh
@@ -33,7 +33,7 @@ def _run(system, scheme, dt, n_steps):
     rows = []
     state = stepper.initial_state()
     rows.append((state.t, state.u[0], state.v[0]))
-    integrate(stepper, state, n_steps * dt, dt, lambda prev, new: rows.append((new.t, new.u[0], new.v[0])))
+    march(stepper, state, n_steps * dt, dt, lambda prev, new: rows.append((new.t, new.u[0], new.v[0])))
     return np.array(rows), stepper
 
 
@@ -64,7 +64,7 @@ def test_energy_conservation_on_an_elastic_body():
     history = DirectHistory(system, analysis.report.dof(system.mesh))
     state = stepper.initial_state()
     history.start(state)
-    integrate(stepper, state, 1.0, 0.001, history.on_step)
+    march(stepper, state, 1.0, 0.001, history.on_step)
     series = history.arrays()
     assert series["work_loads"][-1] > 1e6
     assert np.abs(series["energy_residual"]).max() < 1e-9 * series["work_loads"][-1]
@@ -119,7 +119,7 @@ class _FailingStepper(NewmarkStepper):
 def test_failed_steps_are_cut_and_the_grid_is_kept():
     stepper = _FailingStepper(oscillator(), NewmarkScheme(), get_solver("superlu"))
     times = []
-    integrate(stepper, stepper.initial_state(), 0.1, 0.01, lambda p, n: times.append(n.t), cut_factor=5)
+    march(stepper, stepper.initial_state(), 0.1, 0.01, lambda p, n: times.append(n.t), cut_factor=5)
     assert stepper.counters.cuts == 10
     assert np.allclose(times, np.arange(1, 51) * 0.002)
     reference, _ = _run(oscillator(), NewmarkScheme(), dt=0.002, n_steps=50)
@@ -131,7 +131,7 @@ def test_too_small_step_is_a_clear_error():
     stepper = _FailingStepper(oscillator(), NewmarkScheme(), get_solver("superlu"))
     stepper.limit = 1e-9
     with pytest.raises(ConvergenceError, match=r"t = 0 s .*min_dt.*residual 1.000e\+00 after 7 iterations"):
-        integrate(stepper, stepper.initial_state(), 0.1, 0.01, lambda p, n: None, cut_factor=5, min_dt=1e-6)
+        march(stepper, stepper.initial_state(), 0.1, 0.01, lambda p, n: None, cut_factor=5, min_dt=1e-6)
 
 
 def _error_at(scheme, dt, t_end=2.0):

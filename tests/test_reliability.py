@@ -428,13 +428,13 @@ def test_the_explicit_stability_limits_are_where_the_integrators_blow_up(integra
     import numpy as np
 
     from fem2d.modal.basis import ModalProblem
-    from fem2d.modal.integrators import integrate
+    from fem2d.modal.integrators import integrate_modal
     from fem2d.modal.stability import stability_limit
 
     problem = ModalProblem(masses=[1.0], stiffnesses=[100.0], q0=[1.0])
     limit = stability_limit(problem, integrator)
-    below = integrate(problem, integrator, dt=0.98 * limit, t_end=400 * limit)
-    above = integrate(problem, integrator, dt=1.02 * limit, t_end=400 * limit)
+    below = integrate_modal(problem, integrator, dt=0.98 * limit, t_end=400 * limit)
+    above = integrate_modal(problem, integrator, dt=1.02 * limit, t_end=400 * limit)
     assert np.abs(below.q).max() < 10.0 and np.abs(above.q).max() > 1e10
 
 

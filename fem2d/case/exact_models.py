@@ -150,13 +150,13 @@ def _single_obstacle(case: Case, system: System):
 
 def wear_on_vibrating_plane(case: Case, system: System) -> ExactReference:
     r"""A mass rubbing on a vibrating plane (SDND104): the event-driven exact
-    solution of the case's own modal problem (:func:`fem2d.modal.events.exact`:
+    solution of the case's own modal problem (:func:`fem2d.modal.events.event_driven`:
     ideal Coulomb stick, closed-form phases), its wear power over ``post.window``.
 
     Follows ``excitation.a0``, ``obstacle.mu`` / ``mu_static``, the normal
     force (``obstacle.kn``, ``gap``, ``origin``), the mass, the spring and the window.
     """
-    from fem2d.modal.events import exact
+    from fem2d.modal.events import event_driven
 
     s = case.settings
     problem = _single_obstacle(case, system)
@@ -169,7 +169,7 @@ def wear_on_vibrating_plane(case: Case, system: System) -> ExactReference:
     try:
         # hundreds of 6x6 matrix exponentials: BLAS threads only add contention (10x on a busy machine)
         with threadpool_limits(limits=1):
-            sol = exact(problem, t_end)
+            sol = event_driven(problem, t_end)
     except (NotImplementedError, ValueError) as exc:
         raise NoExactSolution(str(exc)) from None
     power = sol.wear_power(0, window)

@@ -7,7 +7,7 @@ friction force jumps from :math:`-\mu F_n` to :math:`+\mu F_n`). A step that
 holds such an instant is only first-order accurate, and an impact in the middle
 of a step dissipates the work :math:`-p_{n+1} g_n` of the contact force over
 the gap closed before it (Doyen, Ern & Piperno 2011). :class:`EventLocator`
-finds the instant and the driver (:func:`fem2d.dynamics.stepper.integrate`)
+finds the instant and the driver (:func:`fem2d.dynamics.stepper.march`)
 redoes the step as two, split there.
 
 * **Impact** of a slave node open at :math:`t_n` (gap :math:`g_n > 0`) and

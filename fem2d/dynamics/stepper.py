@@ -1,5 +1,5 @@
 r"""The time step of a :class:`System` under any :class:`TimeScheme`, linear or with
-frictional contact, and the driver that marches it (:func:`integrate`).
+frictional contact, and the driver that marches it (:func:`march`).
 
 A step solves the scheme's linear problem for the increment (see
 :mod:`fem2d.dynamics.schemes`),
@@ -14,7 +14,7 @@ through :class:`ContactCoupling`: the step's contact problem is condensed on the
 boundary (:mod:`fem2d.dynamics.condensation`) and solved there by the
 formulation's own Newton loop, which is the step's Newton iteration with the
 consistent tangent; no refactorisation happens inside it. A step whose contact
-problem does not converge is cut (see :func:`integrate`).
+problem does not converge is cut (see :func:`march`).
 """
 
 from __future__ import annotations
@@ -182,7 +182,7 @@ class NewmarkStepper:
         )
 
 
-def integrate(
+def march(
     stepper: NewmarkStepper,
     state: StepState,
     t_end: float,

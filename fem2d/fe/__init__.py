@@ -37,7 +37,7 @@ from fem2d.fe.loads import (
     traction_vectors,
 )
 from fem2d.fe.mass import LUMPINGS, lumped_masses, mass_matrices, scalar_mass_matrices
-from fem2d.fe.norms import error_norms, error_rule, integrate
+from fem2d.fe.norms import error_norms, error_rule, integrate_over_cells
 from fem2d.fe.quadrature import DEFAULT_GAUSS_POINTS, QuadratureRule, gauss_legendre, gauss_rule, nodal_rule
 
 __all__ = [
@@ -66,7 +66,7 @@ __all__ = [
     "gauss_strains",
     "gauss_stresses",
     "global_spring_matrices",
-    "integrate",
+    "integrate_over_cells",
     "lumped_masses",
     "mass_matrices",
     "nodal_average",

@@ -1,4 +1,4 @@
-"""Integrals over cell blocks (:func:`integrate`) and error norms of FE
+"""Integrals over cell blocks (:func:`integrate_over_cells`) and error norms of FE
 displacements (:func:`error_norms`)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def error_rule(kind: str) -> QuadratureRule:
     return gauss_rule(kind, DEFAULT_GAUSS_POINTS[kind] + 2)
 
 
-def integrate(
+def integrate_over_cells(
     points: np.ndarray,
     block: CellBlock,
     func: Field,

@@ -45,7 +45,7 @@ from fem2d.modal.basis import ModalProblem
 from fem2d.model.timefunctions import harmonic
 from fem2d.post.impacts import Impact, ImpactStatistics
 
-__all__ = ["ExactSolution", "Phase", "exact"]
+__all__ = ["ExactSolution", "Phase", "event_driven"]
 
 IQ, IV, II, I1 = 0, 1, 2, 3  # indices of q, v, int q, 1 in the augmented state
 _XTOL = 1e-14
@@ -290,7 +290,7 @@ def _first_event(ph: Phase, rows: list[np.ndarray], ts: float, tmax: float):
     return best
 
 
-def exact(problem: ModalProblem, t_end: float, max_phases: int = 100_000) -> ExactSolution:
+def event_driven(problem: ModalProblem, t_end: float, max_phases: int = 100_000) -> ExactSolution:
     """Event-driven exact solution of a one-mode problem with obstacles (see the module docstring).
 
     Supports sine/constant excitations, any number of plan_z/plane obstacles

@@ -70,9 +70,9 @@ from fem2d.modal.shocks import (
 )
 from fem2d.model.timefunctions import PiecewiseLinear, harmonic
 
-__all__ = ["SCHEMES", "ModalHistory", "ModalRun", "integrate", "pack_excitations", "run_modal"]
+__all__ = ["COMPILED_SCHEMES", "ModalHistory", "ModalRun", "integrate_modal", "pack_excitations", "run_modal"]
 
-SCHEMES = ("euler", "devogelaere", "adapt")
+COMPILED_SCHEMES = ("euler", "devogelaere", "adapt")
 
 
 @dataclass(frozen=True)
@@ -392,7 +392,7 @@ def _adapt(m, w2, c2, q0, v0, t0, t_end, dt0, dt_max, dt_arch, n_per, n_rej_max,
     return k
 
 
-def integrate(
+def integrate_modal(
     problem: ModalProblem,
     scheme: str = "euler",
     dt: float = 1e-4,
@@ -425,8 +425,8 @@ def integrate(
     -------
     ModalHistory
     """
-    if scheme not in SCHEMES:
-        raise ValueError(f"unknown modal integrator {scheme!r}; expected one of {SCHEMES}")
+    if scheme not in COMPILED_SCHEMES:
+        raise ValueError(f"unknown modal integrator {scheme!r}; expected one of {COMPILED_SCHEMES}")
     if dt <= 0.0 or t_end <= problem.t0:
         raise ValueError("need dt > 0 and t_end > t0")
     if archive_stride < 1:
@@ -572,16 +572,16 @@ def run_modal(
     if integrator == "exact":
         if impact_threshold != 0.0:
             raise NotImplementedError("the exact impact statistics use a zero force threshold")
-        from fem2d.modal.events import exact as exact_solve  # needs scipy; imported only here
+        from fem2d.modal.events import event_driven  # needs scipy; imported only here
 
-        sol = exact_solve(problem, t_end)
+        sol = event_driven(problem, t_end)
         history = _exact_history(sol, problem, dt, t_end, archive_stride) if sample_exact else None
         for i, prefix in enumerate(prefixes):
             quantities[prefix + "wear_power"] = sol.wear_power(i, win)
             quantities.update(sol.impacts(i, win, impact_rest).quantities(prefix))
         steps, evals, rejected = len(sol.phases), len(sol.events), 0
     else:
-        history = integrate(problem, integrator, dt, t_end, archive_stride, dt_max)
+        history = integrate_modal(problem, integrator, dt, t_end, archive_stride, dt_max)
         for i, prefix in enumerate(prefixes):
             h = history
             try:

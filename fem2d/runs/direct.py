@@ -21,7 +21,7 @@ from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
-from fem2d.dynamics.stepper import NewmarkStepper, StepState, integrate
+from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.errors import ConvergenceError, ModelError
 from fem2d.linalg import get_solver
 from fem2d.linalg.default import default_solver
@@ -142,7 +142,7 @@ class DirectAnalysis:
             raise ModelError(st, "events", "locating contact events needs a contact zone")
         events = EventLocator(min_step=st.dt / 2**12) if st.events else None
         try:
-            final = integrate(stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events)
+            final = march(stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events)
         except ConvergenceError as exc:
             left = left_master_warnings(history.arrays())
             if left:  # the likely cause, said with the failure
