@@ -56,6 +56,18 @@ class OverrideError(InputError):
         return ": ".join(part for part in parts if part)
 
 
+class UnsupportedError(InputError, NotImplementedError):
+    """A model object asked to do what its method does not: ``owner`` names the
+    object or function, ``field`` the setting it cannot take. The case layer
+    maps (owner, field) to the key the user wrote (``fem2d.runs.modal``).
+    """
+
+    def __init__(self, owner: str, field: str, message: str) -> None:
+        self.owner, self.field = owner, field
+        super().__init__(f"{owner}.{field}: {message}")
+        self.message = message
+
+
 class MeshError(InputError):
     """A mesh is unusable: missing group, inverted or degenerate element..."""
 

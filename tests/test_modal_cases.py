@@ -46,3 +46,15 @@ def test_sdnd101(integrator):
         assert q["impact_2_f_max"] == pytest.approx(9954.7807740037, rel=1e-9)
     else:
         assert q["impact_1_f_max"] == pytest.approx(1e6 * 1.0 / (1.01e6 / 100) ** 0.5, rel=1e-12)
+
+
+@pytest.mark.parametrize(("overrides", "key"), [
+    ({"post.threshold": 1.0}, "post.threshold"),
+    ({"obstacle.cn": 1.0}, "obstacle.cn"),
+])
+def test_exact_integrator_refusing_a_setting_names_its_key(overrides, key):
+    from fem2d.errors import InputError
+
+    with pytest.raises(InputError, match=rf"sdnd104.*: {key}: .*\(integrator 'exact'\)") as info:
+        fem2d.run("sdnd104", {"modal.integrator": "exact", **overrides})
+    assert info.value.exit_status == 2 and "\n" not in str(info.value)

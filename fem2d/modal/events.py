@@ -41,6 +41,7 @@ import numpy as np
 import scipy.linalg
 from scipy.optimize import brentq
 
+from fem2d.errors import UnsupportedError
 from fem2d.modal.basis import ModalProblem
 from fem2d.model.timefunctions import harmonic
 from fem2d.post.impacts import Impact, ImpactStatistics
@@ -298,14 +299,15 @@ def event_driven(problem: ModalProblem, t_end: float, max_phases: int = 100_000)
     time (rigid stick, :math:`\\mu_s \\ge \\mu_d`).
     """
     if problem.n_modes != 1:
-        raise NotImplementedError("the exact integrator handles one mode")
+        raise UnsupportedError("event_driven", "n_modes", "the exact integrator handles one mode")
     m, k, c = float(problem.masses[0]), float(problem.stiffnesses[0]), float(problem.damping[0])
     # forcing grouped by circular frequency: f0 + sum a_j sin(w_j t) + b_j cos(w_j t)
     f0, terms = 0.0, {}
     for e in problem.excitations:
         f = harmonic(e.function)
         if f is None:
-            raise NotImplementedError("the exact integrator needs sine or constant excitations")
+            message = "the exact integrator needs sine or constant excitations"
+            raise UnsupportedError("event_driven", "excitations", message)
         amp = float(e.vector[0]) * f.amplitude
         if f.omega == 0.0:
             f0 += amp * math.sin(f.phase)
@@ -317,7 +319,7 @@ def event_driven(problem: ModalProblem, t_end: float, max_phases: int = 100_000)
     obs: list[_Obs] = []
     for o in problem.obstacles:
         if o.cn != 0.0:
-            raise NotImplementedError("the exact integrator needs cn = 0")
+            raise UnsupportedError("event_driven", "cn", "the exact integrator needs cn = 0")
         if o.mu_d > o.mu_static:
             raise ValueError(f"obstacle {o.name!r}: mu_dynamic > mu_static")
         phi, p = o.node_modes[:, 0], o.position - o.origin
@@ -383,7 +385,8 @@ def event_driven(problem: ModalProblem, t_end: float, max_phases: int = 100_000)
             mode = friction_mode(i, active, y)
             if mode == 0:
                 if stick is not None or len(fr) > 1:
-                    raise NotImplementedError("stick with two frictional contacts at once")
+                    message = "the exact integrator cannot stick with two frictional contacts at once"
+                    raise UnsupportedError("event_driven", "obstacles", message)
                 stick = i
             else:
                 slip[i] = mode

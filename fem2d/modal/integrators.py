@@ -54,6 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from fem2d.errors import ConvergenceError, UnsupportedError
 from fem2d.modal.basis import ModalProblem
 from fem2d.modal.shocks import (
     N_REC,
@@ -419,7 +420,7 @@ def integrate_modal(
     dt_max, points_per_period, max_reductions, dt_min_ratio
         ``adapt`` only: largest step (default ``dt``), :math:`N`, retries per
         step, smallest step as a fraction of ``dt`` (below it the run stops
-        with ``RuntimeError``).
+        with :class:`~fem2d.errors.ConvergenceError`).
 
     Returns
     -------
@@ -469,7 +470,8 @@ def integrate_modal(
                        exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh.copy(), state.copy())
         steps, evals, rejected, failed = (int(c) for c in counters)
         if failed:
-            raise RuntimeError(f"adapt: the time step fell below {dt * dt_min_ratio:g} s at t = {T[count - 1]:.6g} s")
+            smallest = dt * dt_min_ratio
+            raise ConvergenceError(f"adapt: the time step fell below {smallest:g} s at t = {T[count - 1]:.6g} s")
     R = R[:count]
     return ModalHistory(
         t=T[:count], q=Q[:count], v=V[:count],
@@ -571,7 +573,8 @@ def run_modal(
     prefixes = [""] if len(problem.obstacles) == 1 else [f"{o.name}/" for o in problem.obstacles]
     if integrator == "exact":
         if impact_threshold != 0.0:
-            raise NotImplementedError("the exact impact statistics use a zero force threshold")
+            message = "the exact impact statistics use a zero force threshold"
+            raise UnsupportedError("run_modal", "impact_threshold", message)
         from fem2d.modal.events import event_driven  # needs scipy; imported only here
 
         sol = event_driven(problem, t_end)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fem2d.errors import ModelError
+from fem2d.errors import ModelError, UnsupportedError
 from fem2d.model.excitation import BaseAcceleration
 from fem2d.model.loads import ExternalLoad
 from fem2d.model.model import Model
@@ -188,6 +188,17 @@ class ModalAnalysis:
                              f"{self.integrator!r} integrator, {factor}/omega_max = {limit:.4g} s (omega_max = "
                              f"{omega:.4g} rad/s with the shock stiffness kn engaged); expected a step below it")
 
+    def refused(self, exc: UnsupportedError) -> tuple[object, str]:
+        """The model object and field behind a setting a modal integrator refuses
+        (``exc.owner`` and ``exc.field`` name the integrator's own argument)."""
+        if exc.field == "excitations":
+            return self.model, "loads"
+        if exc.field == "cn" and len(self.obstacles) == 1:
+            return self.obstacles[0], "cn"
+        if exc.field in ("n_modes", "impact_threshold", "obstacles"):
+            return self, exc.field
+        return self, "integrator"
+
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
         """Assemble, project, integrate, post-process."""
         from fem2d.modal.integrators import run_modal
@@ -196,16 +207,20 @@ class ModalAnalysis:
         system = self.model.assemble()
         problem = self.problem(system)
         self.check_step(problem)
-        run = run_modal(
-            problem,
-            integrator=self.integrator,
-            dt=self.stepping.dt,
-            t_end=self.stepping.end,
-            window=None if self.window is None else tuple(self.window),
-            archive_stride=self.archive,
-            wear_blocks=self.wear_blocks,
-            impact_threshold=self.impact_threshold,
-        )
+        try:
+            run = run_modal(
+                problem,
+                integrator=self.integrator,
+                dt=self.stepping.dt,
+                t_end=self.stepping.end,
+                window=None if self.window is None else tuple(self.window),
+                archive_stride=self.archive,
+                wear_blocks=self.wear_blocks,
+                impact_threshold=self.impact_threshold,
+            )
+        except UnsupportedError as exc:  # the object and field the user set (the case layer names the key)
+            owner, field = self.refused(exc)
+            raise ModelError(owner, field, f"{exc.message} (integrator {self.integrator!r})") from None
         if progress is not None:
             progress(self.stepping.end)
         histories = {}
