@@ -56,16 +56,23 @@ class OverrideError(InputError):
         return ": ".join(part for part in parts if part)
 
 
-class UnsupportedError(InputError, NotImplementedError):
+class FieldError(InputError):
+    """A value a function or component below the case layer cannot take:
+    ``owner`` names it (``contact method 'penalty'``), ``field`` the argument,
+    ``message`` what is wrong. The case layer maps (owner, field) to the key
+    the user wrote.
+    """
+
+    def __init__(self, owner: str, field: str, message: str) -> None:
+        self.owner, self.field, self.message = owner, field, message
+        super().__init__(f"{owner}.{field}: {message}")
+
+
+class UnsupportedError(FieldError, NotImplementedError):
     """A model object asked to do what its method does not: ``owner`` names the
     object or function, ``field`` the setting it cannot take. The case layer
     maps (owner, field) to the key the user wrote (``fem2d.runs.modal``).
     """
-
-    def __init__(self, owner: str, field: str, message: str) -> None:
-        self.owner, self.field = owner, field
-        super().__init__(f"{owner}.{field}: {message}")
-        self.message = message
 
 
 class MeshError(InputError):

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from fem2d.contact import check_options
+from fem2d.errors import FieldError
+
 if TYPE_CHECKING:
     from fem2d.case.loading import Case
 
@@ -53,6 +56,10 @@ def fit_report_to_run(settings: dict, overrides: dict) -> dict:
     return settings
 
 
+#: The keys of a contact table that are options of its method (checked by fem2d.contact).
+CONTACT_OPTIONS = ("e_n", "e_t", "integration", "rho_n", "rho_t", "max_iter", "tolerance")
+
+
 def check_settings(case: Case) -> None:
     """Reject settings whose meaning cannot be what the user wants.
 
@@ -72,6 +79,11 @@ def check_settings(case: Case) -> None:
         if zone.get("slave") is not None and zone.get("slave") == zone.get("master"):
             raise case.error(f"{key}.master", f"{zone['master']!r} is also {key}.slave; expected two distinct "
                              "edge groups (the contact would be switched off)")
+        options = {k: zone[k] for k in CONTACT_OPTIONS if zone.get(k) is not None}
+        try:
+            check_options(**options)  # the contact layer's rules, whatever the method
+        except FieldError as exc:
+            raise case.error(f"{key}.{exc.field}", exc.message) from None
         if zone.get("tolerance", ROUND_OFF_TOLERANCE) < ROUND_OFF_TOLERANCE:
             raise case.error(f"{key}.tolerance", f"{zone['tolerance']:g} is below round-off; expected a relative "
                              f"tolerance >= {ROUND_OFF_TOLERANCE:g}")

@@ -166,17 +166,16 @@ CONTACT = Table(
         "master": Optional(inner=String(), doc="edge group of the master surface"),
         "plane": Optional(inner=PLANE, doc="a rigid plane master (point, outward normal), optionally moving"),
         "mu": Real(default=0.0, min=0.0, doc="Coulomb coefficient"),
-        "e_n": Optional(inner=Real(positive=True), doc="penalty normal stiffness, N/m (default: from E and h)"),
-        "e_t": Optional(inner=Real(positive=True), doc="penalty tangential stiffness, N/m"),
+        # the method's options: their ranges are checked by the contact layer (fem2d.contact.check_options)
+        "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h)"),
+        "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0"),
         "integration": String(
-            default="nodal",
-            choices=("nodal", "gauss"),
-            doc="continuous method: contact points at nodes or Gauss points",
+            default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss)"
         ),
-        "rho_n": Real(default=100.0, positive=True, doc="augmentation, code_aster's COEF_REGU_CONT"),
-        "rho_t": Real(default=100.0, positive=True, doc="augmentation, code_aster's COEF_REGU_FROT"),
-        "max_iter": Integer(default=50, min=1, doc="contact iterations per step"),
-        "tolerance": Real(default=1e-10, positive=True, doc="relative"),
+        "rho_n": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_CONT, > 0"),
+        "rho_t": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_FROT, > 0"),
+        "max_iter": Integer(default=50, doc="contact iterations per step, >= 1"),
+        "tolerance": Real(default=1e-10, doc="relative, > 0"),
     }
 )
 

@@ -35,7 +35,7 @@ from fem2d.contact.problem import (
     ContactZone,
     make_zone,
 )
-from fem2d.errors import InputError
+from fem2d.errors import FieldError
 
 #: Where each formulation lives, by the name a case gives in ``contact.method``.
 _FORMULATION_CLASSES = {
@@ -75,24 +75,24 @@ _POSITIVE = {"tolerance", "e_n", "e_t", "thickness", "penalty_factor", "rho_n", 
 _COUNTS = {"max_iter", "gauss_points"}
 
 
-def _check(name: str, key: str, value: Any, choices: dict[str, tuple[str, ...]]) -> Any:
-    where = f"contact.{key} (method {name!r})"
+def _check(owner: str, key: str, value: Any, choices: dict[str, tuple[str, ...]]) -> Any:
+    """The contact option ``key`` checked (the one place contact option ranges are)."""
     if key in choices:
         if value not in choices[key]:
-            raise InputError(f"{where} must be one of {', '.join(map(repr, choices[key]))}, got {value!r}")
+            raise FieldError(owner, key, f"expected one of {', '.join(map(repr, choices[key]))}, got {value!r}")
         return value
     if value is None and key in {"e_n", "e_t", "young_modulus", "gauss_points"}:
         return None
     if key in _COUNTS:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise InputError(f"{where} must be a positive integer, got {value!r}")
+            raise FieldError(owner, key, f"expected a positive integer, got {value!r}")
         return int(value)
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise InputError(f"{where} must be a number, got {value!r}")
+        raise FieldError(owner, key, f"expected a number, got {value!r}")
     if key in _POSITIVE and not value > 0:
-        raise InputError(f"{where} must be positive, got {value!r}")
+        raise FieldError(owner, key, f"expected a positive number, got {value!r}")
     if key == "young_modulus" and value < 0:
-        raise InputError(f"{where} must be non-negative, got {value!r}")
+        raise FieldError(owner, key, f"expected a non-negative number, got {value!r}")
     return float(value)
 
 
@@ -106,16 +106,35 @@ def make_formulation(name: str, **options: Any) -> ContactFormulation:
     try:
         cls = FORMULATIONS[name]
     except (KeyError, TypeError):
-        raise InputError(
-            f"contact.method: unknown contact method {name!r}; expected one of {', '.join(FORMULATIONS)}"
-        ) from None
+        raise FieldError("make_formulation", "name", f"unknown contact method {name!r}; expected one of "
+                         f"{', '.join(FORMULATIONS)}") from None
+    owner = f"contact method {name!r}"
     fields = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(options) - fields)
     if unknown:
         names = ", ".join(map(repr, unknown))
-        raise InputError(f"contact method {name!r} has no option {names}; its options are {', '.join(sorted(fields))}")
-    checked = {key: _check(name, key, value, cls.choices) for key, value in options.items()}
+        raise FieldError(owner, unknown[0], f"no option {names}; its options are {', '.join(sorted(fields))}")
+    checked = {key: _check(owner, key, value, cls.choices) for key, value in options.items()}
     return cls(**checked)
+
+
+def check_options(**options: Any) -> None:
+    """Check contact option values whatever the method (a case checks every
+    option it gives, used by its method or not).
+
+    Raises :class:`~fem2d.errors.FieldError` naming the option.
+
+    >>> check_options(rho_n=100.0, max_iter=20)
+    >>> check_options(rho_n=-1.0)
+    Traceback (most recent call last):
+    ...
+    fem2d.errors.FieldError: contact.rho_n: expected a positive number, got -1.0
+    """
+    choices: dict[str, tuple[str, ...]] = {}
+    for cls in FORMULATIONS.values():
+        choices.update(cls.choices)
+    for key, value in options.items():
+        _check("contact", key, value, choices)
 
 
 __all__ = [
@@ -130,6 +149,7 @@ __all__ = [
     "ContinuousFormulation",
     "LagrangeFormulation",
     "PenaltyFormulation",
+    "check_options",
     "make_formulation",
     "make_zone",
 ]
