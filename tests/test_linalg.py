@@ -65,3 +65,15 @@ def test_a_process_forked_after_a_factorisation_can_factorise(name):
     assert _factorise_and_solve(name) < 1e-10
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert pool.apply_async(_factorise_and_solve, (name,)).get(timeout=60) < 1e-10
+
+
+@pytest.mark.parametrize("name", [n for n in solver_names(installed_only=True) if n == "pardiso-cholesky"])
+def test_a_singular_matrix_is_a_numerical_error_naming_the_likely_cause(name):
+    """A structure held by nothing has a singular stiffness: one NumericalError line (exit 1), not a RuntimeError."""
+    import scipy.sparse as sp
+
+    from fem2d.errors import NumericalError
+
+    singular = sp.csr_matrix(np.array([[1.0, -1.0], [-1.0, 1.0]]))
+    with pytest.raises(NumericalError, match=r"error -4 \(a zero pivot.*likely cause: a body not held by supports"):
+        get_solver(name).factorize(singular)

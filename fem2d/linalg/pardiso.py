@@ -34,6 +34,7 @@ import os
 import numpy as np
 import scipy.sparse as sp
 
+from fem2d.errors import NumericalError
 from fem2d.linalg.base import SolverBackend, register
 from fem2d.linalg.default import mkl_runtime
 
@@ -112,7 +113,10 @@ class PardisoFactorization:
             b.ctypes.data_as(_PTR), x.ctypes.data_as(_PTR), ctypes.byref(error),
         )  # fmt: skip
         if error.value != 0:
-            raise RuntimeError(f"MKL PARDISO phase {phase} failed with error {error.value}")
+            cause = "a zero pivot: the matrix is singular or not positive definite" if error.value == -4 else ""
+            raise NumericalError(f"MKL PARDISO phase {phase} failed with error {error.value}"
+                                 f"{' (' + cause + ')' if cause else ''}; likely cause: a body not held by supports "
+                                 "or a zero mass or stiffness")
 
     def _sweep(self, phase: int, b: np.ndarray) -> np.ndarray:
         b = np.asarray(b, dtype=float)
