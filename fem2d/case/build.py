@@ -27,7 +27,7 @@ from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
 from fem2d.model.bodies import Body
-from fem2d.model.contact import Contact, RigidPlane
+from fem2d.model.contact import Contact, RigidCircle, RigidPlane
 from fem2d.model.discrete import GroundSpring, PointMass, Spring
 from fem2d.model.excitation import BaseAcceleration
 from fem2d.model.initial import InitialCondition
@@ -236,30 +236,40 @@ def contact_key(case: Case, index: int, key: str) -> str:
     return f"{table}.{key}" if key else table
 
 
-def contact_master(case: Case, index: int, table: dict, keys: CaseKeys) -> str | RigidPlane:
-    """A zone's master: its edge group, or the rigid plane of ``[contact.plane]``."""
-    plane = table.get("plane")
-    if plane is None:
-        return table["master"]
-    function = Constant(1.0)
-    if any(plane["displacement"]):
-        function = time_function(case, plane["function"], contact_key(case, index, "plane.function"))
-    return keys.make(RigidPlane, contact_key(case, index, "plane"), point=tuple(plane["point"]),
-                     normal=tuple(plane["normal"]), displacement=tuple(plane["displacement"]), function=function)
+def contact_master(case: Case, index: int, table: dict, keys: CaseKeys) -> str | RigidPlane | RigidCircle:
+    """A zone's master: its edge group, or the rigid plane of ``[contact.plane]``
+    or circle of ``[contact.circle]``."""
+    for kind, cls in (("plane", RigidPlane), ("circle", RigidCircle)):
+        obstacle = table.get(kind)
+        if obstacle is None:
+            continue
+        function = Constant(1.0)
+        if any(obstacle["displacement"]):
+            function = time_function(case, obstacle["function"], contact_key(case, index, f"{kind}.function"))
+        if kind == "plane":
+            geometry = {"point": tuple(obstacle["point"]), "normal": tuple(obstacle["normal"])}
+        else:
+            geometry = {"centre": tuple(obstacle["centre"]), "radius": obstacle["radius"]}
+        return keys.make(cls, contact_key(case, index, kind), displacement=tuple(obstacle["displacement"]),
+                         function=function, **geometry)
+    return table["master"]
 
 
 def contact_zone_tables(case: Case) -> list[tuple[int, dict]]:
     """The tables that define a contact zone, with their index, checked:
-    slave and master (an edge group or a plane) both given, zone names distinct."""
+    slave and master (an edge group, a plane or a circle) both given, zone names distinct."""
     tables = tables_of(case.settings["contact"])
     zones, names = [], {}
     for i, c in enumerate(tables):
-        if c.get("plane") is not None:
-            if c.get("master") is not None:
-                raise case.error(contact_key(case, i, "plane"), "give either a master edge group or a plane, not both")
+        obstacles = [kind for kind in ("plane", "circle") if c.get(kind) is not None]
+        if obstacles:
+            kind = obstacles[-1]
+            if c.get("master") is not None or len(obstacles) > 1:
+                message = "give one master: an edge group, a plane or a circle"
+                raise case.error(contact_key(case, i, kind), message)
             if c.get("slave") is None:
-                raise case.error(contact_key(case, i, "slave"), "missing; a plane master needs a slave edge group")
-            name = c.get("name") or f"{c['slave']}/plane"
+                raise case.error(contact_key(case, i, "slave"), f"missing; a {kind} master needs a slave edge group")
+            name = c.get("name") or f"{c['slave']}/{kind}"
             if name in names:
                 raise case.error(contact_key(case, i, "name"), f"zone name {name!r} is also zone {names[name]}'s")
             names[name] = i

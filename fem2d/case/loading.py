@@ -262,11 +262,12 @@ UNUSED_TABLES = {
 def _check_tables_used(case: Case, data: dict) -> None:
     """A table the chosen path does not use is an error (e.g. ``[obstacle]``,
     the modal shock law, in a direct case: a direct run takes a rigid plane
-    as a contact master, ``[contact.plane]``)."""
+    or circle as a contact master, ``[contact.plane]``, ``[contact.circle]``)."""
     kind = case.settings["case"]["kind"]
     for name in UNUSED_TABLES.get(kind, ()):
         if name in data:
-            hint = " (a rigid obstacle in a direct run is a [contact] zone with a [contact.plane] master)"
+            hint = " (a rigid obstacle in a direct run is a [contact] zone with a [contact.plane] or [contact.circle]"
+            hint += " master)"
             raise case.error(name, f"a {kind} case does not use [{name}]" + (hint if name == "obstacle" else ""))
 
 

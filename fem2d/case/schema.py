@@ -154,6 +154,16 @@ PLANE = Table(
     doc="a rigid plane obstacle as the zone's master (instead of a master edge group)",
 )
 
+CIRCLE = Table(
+    fields={
+        "centre": Array(item=Real(), length=2, doc="m centre of the disc"),
+        "radius": Real(positive=True, doc="m radius of the disc (the slave body lies outside it)"),
+        "displacement": Array(item=Real(), length=2, default=[0.0, 0.0], doc="motion: displacement x function(t), m"),
+        "function": String(default="constant", doc="name of a [functions.NAME] table, or 'constant'"),
+    },
+    doc="a rigid circle (disc) obstacle as the zone's master (instead of a master edge group)",
+)
+
 CONTACT = Table(
     fields={
         "name": Optional(inner=String(), doc="zone name (default SLAVE/MASTER); prefixes its quantities"),
@@ -165,6 +175,7 @@ CONTACT = Table(
         "slave": Optional(inner=String(), doc="edge group of the slave surface"),
         "master": Optional(inner=String(), doc="edge group of the master surface"),
         "plane": Optional(inner=PLANE, doc="a rigid plane master (point, outward normal), optionally moving"),
+        "circle": Optional(inner=CIRCLE, doc="a rigid circle master (centre, radius), optionally moving"),
         "mu": Real(default=0.0, min=0.0, doc="Coulomb coefficient"),
         # the method's options: their ranges are checked by the contact layer (fem2d.contact.check_options)
         "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h)"),

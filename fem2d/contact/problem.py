@@ -46,6 +46,8 @@ class ContactZone:
     in *mesh* node ids; ``slave_local`` / ``master_local`` are the same cells
     in *boundary* numbering (index into ``boundary_nodes``).
     ``reference`` holds the reference coordinates of the boundary nodes.
+    A rigid circle master is one POINT cell, its centre node, with
+    ``master_radius`` > 0 (0 for edge masters).
     """
 
     slave_nodes: np.ndarray
@@ -57,6 +59,7 @@ class ContactZone:
     reference: np.ndarray
     mu: float
     name: str = "zone"
+    master_radius: float = 0.0
 
     @property
     def n_slave(self) -> int:
@@ -68,9 +71,16 @@ class ContactZone:
 
 
 def make_zone(
-    points: np.ndarray, slave_edges: CellBlock, master_edges: CellBlock, mu: float, name: str = "zone"
+    points: np.ndarray,
+    slave_edges: CellBlock,
+    master_edges: CellBlock,
+    mu: float,
+    name: str = "zone",
+    master_radius: float = 0.0,
 ) -> ContactZone:
-    """Build a :class:`ContactZone` from the mesh coordinates and the two edge groups."""
+    """Build a :class:`ContactZone` from the mesh coordinates and the two edge
+    groups (or, for a rigid circle master, its centre node as a POINT cell and
+    its ``master_radius``)."""
     slave_nodes = np.unique(slave_edges.nodes)
     master_nodes = np.unique(master_edges.nodes)
     extra = master_nodes[~np.isin(master_nodes, slave_nodes)]
@@ -87,6 +97,7 @@ def make_zone(
         reference=np.asarray(points, dtype=float)[boundary],
         mu=float(mu),
         name=name,
+        master_radius=float(master_radius),
     )
 
 

@@ -40,6 +40,12 @@ closest segment), not from an all-pairs loop. A point whose closest-point
 parameter falls outside :math:`[-1, 1]` on every candidate is *outside* the
 master: it is flagged, given an infinite gap and no normal, and never
 projected on an end of the master.
+
+Rigid circle. A rigid disc of centre :math:`c` (one prescribed node) and
+radius :math:`R` is a master of its own kind, ``"circle"``: its closest
+point is found in closed form (:func:`project_on_circle`), exact at any
+position, with the centre node as the only master node (weight 1), so that
+:math:`\delta g = n \cdot (\delta d_s - \delta d_c)` moves the circle rigidly.
 """
 
 from __future__ import annotations
@@ -163,6 +169,8 @@ class MasterSurface:
     reuse: bool = True
     #: reusable searches of this surface (see :mod:`fem2d.contact.pairing`); not part of its value
     cache: dict = field(default_factory=dict, compare=False, repr=False)
+    #: radius of a ``"circle"`` surface (m); 0 for segments
+    radius: float = 0.0
 
 
 def master_surface(zone: ContactZone, orientation: str = "auto") -> MasterSurface:
@@ -179,6 +187,9 @@ def master_surface(zone: ContactZone, orientation: str = "auto") -> MasterSurfac
         no check) or ``"right"`` (on the right).
     """
     kind = zone.master_edges.kind
+    if kind == "point" and zone.master_radius > 0.0:  # a rigid circle: its centre node; nothing to orient
+        return MasterSurface("circle", np.asarray(zone.master_local, dtype=np.int64).reshape(1, 1), np.ones(1),
+                             reuse=False, radius=zone.master_radius)
     if kind not in ("seg2", "seg3"):
         raise InputError(f"zone {zone.name!r}: master edges must be seg2 or seg3, got {kind!r}")
     nodes = np.asarray(zone.master_local, dtype=np.int64)
@@ -372,6 +383,8 @@ def project(
     """
     coords = np.asarray(coords, dtype=float)
     points = np.asarray(points, dtype=float).reshape(-1, 2)
+    if surface.kind == "circle":
+        return project_on_circle(coords[surface.nodes[0, 0]], surface.radius, points, surface.nodes[0])
     kind, conn = surface.kind, surface.nodes
     n_seg, n_q = len(conn), len(points)
     xs_all = coords[conn]
@@ -471,3 +484,52 @@ def finish_projection(
     return Projection(
         np.where(found, seg, -1), np.where(found, xc, np.nan), gap, normal, tangent, conn[seg], weights, ~found
     )
+
+
+def project_on_circle(centre: np.ndarray, radius: float, points: np.ndarray, centre_node: np.ndarray) -> Projection:
+    r"""Closest-point projection of points on a rigid circle (the master body is the disc).
+
+    With :math:`r = x - c` and :math:`\rho = |r|`,
+
+    .. math::
+
+        n = r / \rho, \qquad g = \rho - R, \qquad t = (n_y, -n_x),
+
+    exact for any position outside or inside the disc (the foot of the
+    normal :math:`c + R\,n` is the closest point of the circle). A point at
+    the centre itself has no normal: it is *outside* (infinite gap). The
+    centre node is the one master node of every pair, weight 1.
+
+    Parameters
+    ----------
+    centre
+        Current centre (2,), m.
+    radius
+        R > 0, m.
+    points
+        Query points (n_q, 2), m.
+    centre_node
+        (1,) boundary index of the centre node.
+
+    Examples
+    --------
+    >>> proj = project_on_circle(np.zeros(2), 1.0, np.array([[0.0, 2.0], [0.6, 0.8]]), np.array([0]))
+    >>> proj.gap.round(12).tolist(), proj.normal.round(12).tolist()
+    ([1.0, 0.0], [[0.0, 1.0], [0.6, 0.8]])
+    >>> proj.tangent.round(12).tolist()[0]
+    [1.0, -0.0]
+    """
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    n_q = len(points)
+    r = points - np.asarray(centre, dtype=float)
+    rho = np.hypot(r[:, 0], r[:, 1])
+    outside = ~(rho > 0.0)
+    normal = r / np.where(outside, 1.0, rho)[:, None]
+    normal[outside] = 0.0
+    tangent = np.column_stack([normal[:, 1], -normal[:, 0]])
+    gap = np.where(outside, np.inf, rho - radius)
+    segment = np.where(outside, -1, 0)
+    xi = np.where(outside, np.nan, 0.0)
+    weights = np.where(outside, 0.0, 1.0)[:, None]
+    master_nodes = np.broadcast_to(np.asarray(centre_node, dtype=np.int64).reshape(1, 1), (n_q, 1)).copy()
+    return Projection(segment, xi, gap, normal, tangent, master_nodes, weights, outside)

@@ -22,6 +22,8 @@ _WHERE = {
     "PointMass": "discrete",
     "InitialCondition": "initial",
     "Contact": "contact",
+    "RigidPlane": "contact",
+    "RigidCircle": "contact",
     "Report": "report",
     "TimeStepping": "stepping",
     "Model": "model",

@@ -68,6 +68,48 @@ class RigidPlane:
 
 
 @dataclass(frozen=True)
+class RigidCircle:
+    r"""A rigid disc (a circle in 2D) as a contact master: ``centre`` and
+    ``radius`` (m), the slave body outside it, moved rigidly by
+    ``displacement * function(t)`` (m).
+
+    It becomes one prescribed node at the centre; the search measures the
+    exact signed distance to the circle, :math:`g = |x - c| - R`, along the
+    normal :math:`n = (x - c)/|x - c|`
+    (:func:`fem2d.contact.search.project_on_circle`).
+
+    >>> RigidCircle((0.0, -1.0), 1.0).moving
+    False
+    >>> RigidCircle((0.0, 0.0), 0.0)
+    Traceback (most recent call last):
+    ...
+    fem2d.errors.ModelError: RigidCircle.radius: expected a finite radius > 0, got 0.0
+    """
+
+    centre: tuple[float, float]
+    radius: float
+    displacement: tuple[float, float] = (0.0, 0.0)
+    function: TimeFunction = field(default_factory=Constant)
+
+    def __post_init__(self) -> None:
+        for name in ("centre", "displacement"):
+            values = tuple(float(v) for v in getattr(self, name))
+            if len(values) != 2 or not all(math.isfinite(v) for v in values):
+                raise ModelError(self, name, f"expected two finite components, got {getattr(self, name)}")
+            object.__setattr__(self, name, values)
+        if not (isinstance(self.radius, int | float) and math.isfinite(self.radius) and self.radius > 0):
+            raise ModelError(self, "radius", f"expected a finite radius > 0, got {self.radius!r}")
+
+    @property
+    def moving(self) -> bool:
+        return any(self.displacement)
+
+
+#: Rigid analytic obstacles a contact zone may take as its master.
+RigidObstacle = RigidPlane | RigidCircle
+
+
+@dataclass(frozen=True)
 class Contact:
     """Frictional contact of a slave surface against a master surface.
 
@@ -76,10 +118,10 @@ class Contact:
     slave : str
         Edge group (SEG2 / SEG3) of the slave surface: its nodes may not
         penetrate the master.
-    master : str or RigidPlane
+    master : str, RigidPlane or RigidCircle
         Edge group of the master surface, whose normal points away from the
         master body (oriented on the mesh, not on the edge order of the file),
-        or a rigid plane.
+        or a rigid plane or circle.
     mu : float
         Coulomb friction coefficient (>= 0).
     method : ContactFormulation, optional
@@ -90,7 +132,7 @@ class Contact:
         :class:`~fem2d.contact.continuous.ContinuousFormulation`. A penalty
         method without ``young_modulus`` takes the slave body's.
     name : str, optional
-        Label of the zone in results (default ``"slave/master"``, ``"slave/plane"``).
+        Label of the zone in results (default ``"slave/master"``, ``"slave/plane"``, ``"slave/circle"``).
 
     Examples
     --------
@@ -104,7 +146,7 @@ class Contact:
     """
 
     slave: str
-    master: str | RigidPlane
+    master: str | RigidPlane | RigidCircle
     mu: float = 0.0
     method: ContactFormulation | None = None
     name: str = ""
@@ -112,20 +154,23 @@ class Contact:
     def __post_init__(self) -> None:
         if not (math.isfinite(self.mu) and self.mu >= 0):
             raise ModelError(self, "mu", f"expected a friction coefficient >= 0, got {self.mu!r}")
-        if not isinstance(self.master, str | RigidPlane):
-            raise ModelError(self, "master", f"expected an edge group name or a RigidPlane, got {self.master!r}")
+        if not isinstance(self.master, str | RigidPlane | RigidCircle):
+            message = f"expected an edge group name, a RigidPlane or a RigidCircle, got {self.master!r}"
+            raise ModelError(self, "master", message)
         if self.method is not None and not (hasattr(self.method, "solve") and hasattr(self.method, "initial_state")):
             raise ModelError(self, "method", f"expected a contact formulation object, got {self.method!r}")
 
     @property
     def label(self) -> str:
-        master = "plane" if isinstance(self.master, RigidPlane) else self.master
+        master = {RigidPlane: "plane", RigidCircle: "circle"}.get(type(self.master), self.master)
         return self.name or f"{self.slave}/{master}"
 
     @property
-    def plane_group(self) -> str:
-        """The name of the mesh group that stands for a rigid plane master."""
-        return f"{self.name or self.slave}:plane"
+    def obstacle_group(self) -> str:
+        """The name of the mesh group that stands for a rigid obstacle master
+        (a plane's segment, a circle's centre node)."""
+        kind = "circle" if isinstance(self.master, RigidCircle) else "plane"
+        return f"{self.name or self.slave}:{kind}"
 
     def formulation(self) -> ContactFormulation:
         """The method, Lagrange multipliers with default options when none was given."""
@@ -141,8 +186,10 @@ class Contact:
         from fem2d.contact.search import orient_on_mesh
 
         slave = group_of(mesh, self, "slave", self.slave, dimension=1)
-        if isinstance(self.master, RigidPlane):  # its segment, added to the mesh by Model.assemble
-            master = mesh.group(self.plane_group)
+        radius = 0.0
+        if isinstance(self.master, RigidPlane | RigidCircle):  # added to the mesh by Model.assemble
+            master = mesh.group(self.obstacle_group)
+            radius = self.master.radius if isinstance(self.master, RigidCircle) else 0.0
         else:
             master = orient_on_mesh(mesh, group_of(mesh, self, "master", self.master, dimension=1))
-        return make_zone(mesh.points, slave, master, self.mu, name=self.label)
+        return make_zone(mesh.points, slave, master, self.mu, name=self.label, master_radius=radius)

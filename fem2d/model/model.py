@@ -20,7 +20,7 @@ from fem2d.errors import ModelError
 from fem2d.fe import assemble_matrix
 from fem2d.mesh.mesh import CellBlock, Mesh
 from fem2d.model.bodies import Body
-from fem2d.model.contact import Contact, RigidPlane
+from fem2d.model.contact import Contact, RigidCircle, RigidPlane
 from fem2d.model.discrete import GroundSpring, PointMass, Spring
 from fem2d.model.initial import InitialCondition
 from fem2d.model.loads import ExternalLoad
@@ -44,7 +44,7 @@ class Model:
     masses : sequence of PointMass
     initial : sequence of InitialCondition
     contacts : sequence of Contact
-        Each with an edge group or a :class:`RigidPlane` as master.
+        Each with an edge group, a :class:`RigidPlane` or a :class:`RigidCircle` as master.
 
     Examples
     --------
@@ -101,7 +101,7 @@ class Model:
     def assemble(self) -> System:
         """The sparse matrices, prescribed dofs and motions, load vectors,
         initial state and contact zones."""
-        mesh, plane_dofs, plane_motions = self._with_rigid_planes()
+        mesh, plane_dofs, plane_motions = self._with_rigid_obstacles()
         n_dofs = 2 * mesh.n_nodes
         empty = sp.csr_matrix((n_dofs, n_dofs))
 
@@ -178,12 +178,13 @@ class Model:
         self._check_motions(system)
         return system
 
-    def _with_rigid_planes(self) -> tuple[Mesh, list[np.ndarray], list[Motion]]:
-        """The mesh with a two-node segment added for every rigid plane master
-        (group :attr:`Contact.plane_group`), the dofs of those nodes (prescribed)
-        and the motions of the moving planes."""
-        planes = [c for c in self.contacts if isinstance(c.master, RigidPlane)]
-        if not planes:
+    def _with_rigid_obstacles(self) -> tuple[Mesh, list[np.ndarray], list[Motion]]:
+        """The mesh with the prescribed nodes of every rigid obstacle master
+        (group :attr:`Contact.obstacle_group`): a two-node segment for a plane,
+        the centre node for a circle; the dofs of those nodes and the motions
+        of the moving obstacles."""
+        obstacles = [c for c in self.contacts if isinstance(c.master, RigidPlane | RigidCircle)]
+        if not obstacles:
             return self.mesh, [], []
         from fem2d.contact.obstacles import plane_extent
 
@@ -191,16 +192,22 @@ class Model:
         points, groups = [self.mesh.points], dict(self.mesh.groups)
         dofs_list, motions = [], []
         n = self.mesh.n_nodes
-        for contact in planes:
-            plane = contact.master
-            groups[contact.plane_group] = CellBlock("seg2", [[n, n + 1]])
-            points.append(plane.segment(extent))
-            dofs = np.array([2 * n, 2 * n + 1, 2 * n + 2, 2 * n + 3])
+        for contact in obstacles:
+            obstacle = contact.master
+            if isinstance(obstacle, RigidPlane):
+                groups[contact.obstacle_group] = CellBlock("seg2", [[n, n + 1]])
+                points.append(obstacle.segment(extent))
+            else:
+                groups[contact.obstacle_group] = CellBlock("point", [[n]])
+                points.append(np.array([obstacle.centre]))
+            n_new = len(points[-1])
+            dofs = np.arange(2 * n, 2 * (n + n_new))
             dofs_list.append(dofs)
-            if plane.moving:
-                values = np.tile(plane.displacement, 2)
-                motions.append(Motion(dofs, values, plane.function, f"plane of {contact.plane_group}"))
-            n += 2
+            if obstacle.moving:
+                values = np.tile(obstacle.displacement, n_new)
+                kind = "plane" if isinstance(obstacle, RigidPlane) else "circle"
+                motions.append(Motion(dofs, values, obstacle.function, f"{kind} of {contact.obstacle_group}"))
+            n += n_new
         return Mesh(np.vstack(points), groups, self.mesh.source), dofs_list, motions
 
     def _check_motions(self, system: System) -> None:
