@@ -2,10 +2,16 @@ r"""Per-step record of a direct (Newmark) run: reported dof, contact, energies.
 
 Energies, per unit thickness (J):
 
-* kinetic :math:`T = \tfrac12 v^T M v`, elastic :math:`U = \tfrac12 u^T K_b u`
-  (bodies), springs :math:`U_s = \tfrac12 u^T K_s u`;
+* kinetic :math:`T = \tfrac12 v^T M v`, elastic :math:`U = \tfrac12 \hat u^T K_b \hat u`
+  (bodies), springs :math:`U_s = \tfrac12 \hat u^T K_s \hat u`, with :math:`\hat u`
+  all the dofs' displacements, the prescribed ones included (a support
+  displaced by :math:`u_c` strains the cells next to it);
 * work of the loads by the trapezoidal rule,
-  :math:`W \mathrel{+}= \tfrac12 (f_n + f_{n+1}) \cdot (u_{n+1} - u_n)`;
+  :math:`W \mathrel{+}= \tfrac12 (f_n + f_{n+1}) \cdot (u_{n+1} - u_n)` on the
+  free dofs, external loads only: the lift :math:`-K_{fc} u_c` of prescribed
+  displacements is an internal force, and the work done by the supports that
+  prescribe them, :math:`\int R \cdot du_c`, is the reaction work
+  (:class:`~fem2d.dynamics.measures.MeasureRecorder`, added by the run);
 * friction dissipation :math:`D \mathrel{+}= -\sum_i F_{t,i}\, \Delta s_i`
   with the end-of-step friction force (implicit) and the step's slip,
   :math:`\ge 0` by Coulomb's law; normal contact work
@@ -67,6 +73,7 @@ class DirectHistory:
         self._M = s.M_free if self.mass is None else self.mass
         self._K_s = s.restrict(s.K_springs)
         self._K_b = s.K_free - self._K_s
+        self._prescribed = s.has_prescribed_displacements
         self._rows: list[dict] = []
         self._slave_rows: list[dict] = []
         self._work = 0.0
@@ -77,6 +84,11 @@ class DirectHistory:
 
     def _energies(self, state: StepState) -> tuple[float, float, float]:
         kinetic = 0.5 * state.v @ (self._M @ state.v)
+        if self._prescribed:  # the strain of the cells next to displaced supports counts too
+            s = self.system
+            u = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)
+            springs = 0.5 * u @ (s.K_springs @ u)
+            return float(kinetic), float(0.5 * u @ (s.K @ u) - springs), float(springs)
         springs = 0.5 * state.u @ (self._K_s @ state.u)
         if state.internal_force is not None:
             # the stepper's accumulated K u: 1/2 u^T K_b u of a body that has
@@ -105,6 +117,9 @@ class DirectHistory:
         """Accumulate the work terms of the step and record its end state."""
         du = state.u - previous.u
         f_prev, f_new = self.forces(previous.t), self.forces(state.t)
+        if self._prescribed:  # the lift of the prescribed displacements is no external load
+            f_prev = f_prev - self.system.lift_free(previous.t)
+            f_new = f_new - self.system.lift_free(state.t)
         self._work += 0.5 * float((f_prev + f_new) @ du)
         sol = state.solution
         if sol is not None:

@@ -129,6 +129,18 @@ class System:
             out[motion.dofs] += motion.function(t) * motion.values
         return out
 
+    def prescribed_velocity_at(self, t: float) -> np.ndarray:
+        r"""All dofs' prescribed velocities at t (zero on free and fixed dofs), m/s:
+        :math:`\dot u_c = \sum_m v_m f_m'(t)`, the slope of each motion's time
+        function by a centred difference (exact for a piecewise-linear history
+        between its breakpoints; the mean of both slopes at one)."""
+        out = np.zeros(self.n_dofs)
+        h = 1e-7 * max(1.0, abs(t))
+        for motion in self.motions:
+            slope = (motion.function(t + h) - motion.function(t - h)) / (2.0 * h)
+            out[motion.dofs] += slope * motion.values
+        return out
+
     def force(self, t: float) -> np.ndarray:
         """External load vector on all dofs at time t (N)."""
         f = np.zeros(self.n_dofs)
@@ -138,7 +150,17 @@ class System:
 
     def force_free(self, t: float) -> np.ndarray:
         """Load on the free dofs at time t, prescribed displacements lifted."""
-        f = self.force(t)[self.free] + self._lift
+        return self.force(t)[self.free] + self.lift_free(t)
+
+    @property
+    def has_prescribed_displacements(self) -> bool:
+        """Whether some prescribed dof is ever displaced (a non-zero value or a motion)."""
+        return bool(np.any(self.fixed_values)) or bool(self.motions)
+
+    def lift_free(self, t: float) -> np.ndarray:
+        """The force of the prescribed displacements on the free dofs at t,
+        :math:`-K_{fc} u_c(t)` (N): part of :meth:`force_free`, not an external load."""
+        f = self._lift.copy()
         for motion, lift in zip(self.motions, self._motion_lifts):
             f += motion.function(t) * lift
         return f

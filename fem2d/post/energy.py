@@ -18,7 +18,12 @@ signed, normalised drift is
     {\max(E(0), \max_t |W(t)|)}
 
 (positive: energy was created), and ``energy_growth`` is the largest value of
-the same numerator over the run.
+the same numerator over the run. A run that starts with no energy and on
+which nothing works (:math:`E(0) = W = 0`) can only have been set moving by
+energy the computation created: its denominator is then the most energy it
+held, :math:`\max_t (E + D)`, so that it reads 1 when all of it was created
+(e.g. a body started inside an obstacle and pushed out of it); 0 only for a
+run that stays at rest.
 """
 
 from __future__ import annotations
@@ -52,15 +57,30 @@ def energy_quantities(series: dict[str, np.ndarray]) -> dict[str, float]:
     ...      "springs": np.zeros(3), "work_loads": np.zeros(3)}
     >>> {k: round(v, 12) for k, v in energy_quantities(s).items()}
     {'energy_drift': 0.1, 'energy_growth': 0.3}
+
+    Energy from nothing (E(0) = W = 0):
+
+    >>> s["kinetic"] = np.array([0.0, 2.0, 1.0])
+    >>> {k: round(v, 12) for k, v in energy_quantities(s).items()}
+    {'energy_drift': 0.5, 'energy_growth': 1.0}
     """
     b = energy_balance(series)
-    scale = max(float(b["energy"][0]), float(np.max(np.abs(b["work"]))))
-    if scale <= 0.0:
+    scale = energy_scale(b)
+    if scale <= 0.0:  # at rest throughout
         return {"energy_drift": 0.0, "energy_growth": 0.0}
     return {
         "energy_drift": float(b["imbalance"][-1] / scale),
         "energy_growth": float(max(0.0, np.max(b["imbalance"])) / scale),
     }
+
+
+def energy_scale(balance: dict[str, np.ndarray]) -> float:
+    """The denominator of ``energy_drift``: max(E(0), max |W|), or, when both
+    are 0, max (E + D) over the run (0 only for a run at rest)."""
+    scale = max(float(balance["energy"][0]), float(np.max(np.abs(balance["work"]))))
+    if scale > 0.0:
+        return scale
+    return float(np.max(balance["energy"] + balance["dissipation"], initial=0.0))
 
 
 def energy_warning(quantities: dict[str, float], tolerance: float = ENERGY_TOLERANCE) -> str | None:
