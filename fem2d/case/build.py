@@ -342,7 +342,7 @@ def build_analysis(case: Case) -> BuiltCase:
                            at_times=r["at_times"], extrema=r["extrema"], modes=r["modes"], snapshots=r["snapshots"],
                            window=None if window is None else tuple(window), impact_threshold=post["threshold"],
                            impact_quiet=post["quiet"], energy_tolerance=post["energy_tolerance"],
-                           bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]))
+                           bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]), groups=tuple(r["groups"]))
         scheme = t["scheme"]
         modified_mass = scheme == "modified_mass" or (scheme == "auto" and bool(model.contacts))
         analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme_of(case),

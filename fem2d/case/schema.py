@@ -242,6 +242,12 @@ REPORT = Table(
             default=[],
             doc="groups with [[supports]] whose reaction resultant is reported (G_reaction_x, G_reaction_y, N)",
         ),
+        "groups": Array(
+            item=String(),
+            default=[],
+            doc="groups whose mean displacement and velocity are reported (G_dx_at_T, G_vx_at_T, G_dx_ext_k, "
+            "G_dx_t_ext_k, G_dx_rest, G_dx_t_rest, G_vx_min, G_vx_max; likewise dy, vy)",
+        ),
         "curve": Table(
             fields={
                 "function": Optional(inner=String(), doc="'module:function', f(t, **args) -> reported dof"),

@@ -17,6 +17,19 @@ impulses by the trapezoidal rule, and code_aster's impact statistics on
 :math:`F_n` with the approach speed :math:`\dot g_{min}` (difference of the
 smallest gap over the step before the sample: negative while closing) as the
 impact velocity.
+
+For any group :math:`G` (nodes :math:`N_G`, of any dimension), the mean
+displacement and velocity of its nodes in each direction,
+
+.. math::
+
+    \bar u_{G,x} = \frac{1}{|N_G|} \sum_{i \in N_G} \hat u_{i,x}, \qquad
+    \bar v_{G,x} = \frac{1}{|N_G|} \sum_{i \in N_G} \hat v_{i,x},
+
+with :math:`\hat u, \hat v` all the dofs' values, prescribed ones included
+(a one-node group is that node). Its quantities are read from the samples as
+the reported dof's are (:mod:`fem2d.post.extrema`: Hermite interpolation of
+(u, v)): values at the reported instants, successive extrema, rest.
 """
 
 from __future__ import annotations
@@ -54,6 +67,8 @@ class MeasureRecorder:
     reactions: dict[str, np.ndarray] = field(default_factory=dict)
     #: mesh nodes of the contact boundary, in the order of the solution's ``forces``
     boundary_nodes: np.ndarray | None = None
+    #: group name -> its nodes, whose mean displacement and velocity are recorded
+    groups: dict[str, np.ndarray] = field(default_factory=dict)
     _rows: list[dict] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
@@ -89,6 +104,8 @@ class MeasureRecorder:
             row[f"{name}:velocity_x"] = px / mx if mx > 0 else 0.0
             row[f"{name}:velocity_y"] = py / my if my > 0 else 0.0
             row[f"{name}:kinetic"] = 0.5 * float(v[x] @ mv[x] + v[y] @ mv[y])
+        if self.groups:
+            self._record_groups(state, row)
         sol = state.solution
         if self.reactions or self.system.motions:
             self._record_reactions(state, row)
@@ -98,6 +115,17 @@ class MeasureRecorder:
             row[f"{zone.name}:tangential_force"] = float(part.tangential_force.sum())
             row[f"{zone.name}:min_gap"] = float(part.gap.min()) if len(part.gap) else np.inf
         self._rows.append(row)
+
+    def _record_groups(self, state: StepState, row: dict) -> None:
+        """Mean displacement and velocity of each group's nodes (prescribed values included)."""
+        s = self.system
+        u = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)
+        v = s.expand(state.v, prescribed=False)
+        if s.motions:
+            v += s.prescribed_velocity_at(state.t)
+        for name, nodes in self.groups.items():
+            row[f"{name}:dx"], row[f"{name}:dy"] = float(u[2 * nodes].mean()), float(u[2 * nodes + 1].mean())
+            row[f"{name}:vx"], row[f"{name}:vy"] = float(v[2 * nodes].mean()), float(v[2 * nodes + 1].mean())
 
     def _record_reactions(self, state: StepState, row: dict) -> None:
         r"""Support reactions :math:`R = (M a + C v + K u - f - f_c)` on the
@@ -145,6 +173,8 @@ def measured_quantities(
     threshold: float = 0.0,
     quiet: float = 0.0,
     window: tuple[float, float] | None = None,
+    groups: list[str] = (),
+    n_extrema: int = 0,
 ) -> dict[str, float]:
     """Quantities of the recorded series (see the module docstring).
 
@@ -153,7 +183,10 @@ def measured_quantities(
     reported instant. Zones (prefixed by the zone name when there are
     several; one zone's impact statistics are the run's own):
     ``normal_impulse``, ``tangential_impulse`` (N s), ``f_n_max`` (N) and
-    the impact statistics.
+    the impact statistics. Groups: ``G_dx_at_T``, ``G_vx_at_T``, the first
+    ``n_extrema`` extrema ``G_dx_ext_k`` at ``G_dx_t_ext_k``, ``G_dx_rest``
+    and ``G_dx_t_rest`` when the motion ends at rest, ``G_vx_min`` and
+    ``G_vx_max`` over the samples (likewise dy, vy).
     """
     from fem2d.post.extrema import time_label
     from fem2d.post.impacts import impact_statistics
@@ -172,6 +205,8 @@ def measured_quantities(
             q[f"{name}_{what}"] = float(values[-1])
             for instant in at_times:
                 q[f"{name}_{what}_at_{time_label(instant)}"] = float(np.interp(instant, t, values))
+    for name in groups:
+        q.update(group_quantities(name, t, series, at_times, n_extrema))
     for name in zones:
         prefix = zone_prefix(name) if len(zones) > 1 else ""
         fn, ft = series[f"{name}:normal_force"], series[f"{name}:tangential_force"]
@@ -188,4 +223,35 @@ def measured_quantities(
             closing = np.concatenate([[0.0], rate[:-1]])
             stats = impact_statistics(t, fn, closing, threshold, quiet, window)
             q.update(stats.quantities(prefix))
+    return q
+
+
+def group_quantities(
+    name: str, t: np.ndarray, series: dict[str, np.ndarray], at_times: list[float], n_extrema: int
+) -> dict[str, float]:
+    """The quantities of one group's mean motion (see :func:`measured_quantities`).
+
+    >>> t = np.linspace(0.0, 1.0, 101)
+    >>> series = {"G:dx": np.sin(np.pi * t), "G:vx": np.pi * np.cos(np.pi * t),
+    ...           "G:dy": 0 * t, "G:vy": 0 * t}
+    >>> q = group_quantities("G", t, series, [0.25], 1)
+    >>> round(q["G_dx_at_0.25"], 9), round(q["G_dx_ext_1"], 9), round(q["G_dx_t_ext_1"], 9)
+    (0.707106781, 1.0, 0.5)
+    >>> round(q["G_vx_min"], 9), q["G_vy_max"]
+    (-3.141592654, 0.0)
+    """
+    from fem2d.post.extrema import extrema, rest, time_label, value_at
+
+    q: dict[str, float] = {}
+    for d, vel in (("dx", "vx"), ("dy", "vy")):
+        u, v = series[f"{name}:{d}"], series[f"{name}:{vel}"]
+        for instant in at_times:
+            q[f"{name}_{d}_at_{time_label(instant)}"] = value_at(t, u, v, instant)
+            q[f"{name}_{vel}_at_{time_label(instant)}"] = float(np.interp(instant, t, v))
+        for k, (t_ext, u_ext, _) in enumerate(extrema(t, u, v)[:n_extrema], start=1):
+            q[f"{name}_{d}_ext_{k}"], q[f"{name}_{d}_t_ext_{k}"] = u_ext, t_ext
+        at_rest = rest(t, u, v)
+        if at_rest is not None:
+            q[f"{name}_{d}_t_rest"], q[f"{name}_{d}_rest"] = at_rest
+        q[f"{name}_{vel}_min"], q[f"{name}_{vel}_max"] = float(v.min()), float(v.max())
     return q

@@ -44,6 +44,12 @@ class Report:
         (``B_momentum_x``, ... see :mod:`fem2d.dynamics.measures`).
     reactions : sequence of str
         Groups whose support reactions are reported (``G_reaction_x``, ``G_reaction_y``).
+    groups : sequence of str
+        Groups (of any dimension) whose mean displacement and velocity are
+        reported in both directions: ``G_dx_at_T``, ``G_vx_at_T``, extrema
+        ``G_dx_ext_k`` at ``G_dx_t_ext_k``, rest ``G_dx_rest`` from
+        ``G_dx_t_rest``, and ``G_vx_min``, ``G_vx_max`` (likewise dy, vy; see
+        :mod:`fem2d.dynamics.measures`).
 
     Examples
     --------
@@ -63,11 +69,15 @@ class Report:
     energy_tolerance: float = 0.01
     bodies: Sequence[str] = ()
     reactions: Sequence[str] = ()
+    groups: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "at_times", tuple(float(t) for t in self.at_times))
         object.__setattr__(self, "bodies", tuple(self.bodies))
         object.__setattr__(self, "reactions", tuple(self.reactions))
+        object.__setattr__(self, "groups", tuple(self.groups))
+        if len(set(self.groups)) != len(self.groups):
+            raise ModelError(self, "groups", f"a group is listed twice: {list(self.groups)}")
         if self.component not in COMPONENTS:
             raise ModelError(self, "component", f"expected 'dx' or 'dy', got {self.component!r}")
         if self.window is not None:
@@ -89,6 +99,10 @@ class Report:
             name: np.unique(group_of(mesh, self, f"bodies[{i}]", name, dimension=2).nodes)
             for i, name in enumerate(self.bodies)
         }
+
+    def group_nodes(self, mesh: Mesh) -> dict[str, np.ndarray]:
+        """The nodes of each group whose mean motion is reported, by group name."""
+        return {name: nodes_of(mesh, self, f"groups[{i}]", name) for i, name in enumerate(self.groups)}
 
     def reaction_dofs(self, mesh: Mesh, fixed: np.ndarray) -> dict[str, np.ndarray]:
         """The prescribed dofs of each group whose reactions are reported, by group name."""

@@ -30,7 +30,7 @@ from fem2d.model.model import Model
 from fem2d.model.report import Report
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
-from fem2d.post.energy import energy_balance, energy_quantities, energy_warning
+from fem2d.post.energy import energy_balance, energy_quantities, energy_scale, energy_warning
 from fem2d.post.extrema import extrema, rest, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.runs.result import Result
@@ -128,7 +128,8 @@ class DirectAnalysis:
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system))
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
-                                   coupling.boundary_nodes if coupling is not None else None)
+                                   coupling.boundary_nodes if coupling is not None else None,
+                                   self.report.group_nodes(system.mesh))
         state = stepper.initial_state()
         history.start(state)
         measures.start(state)
@@ -157,7 +158,8 @@ class DirectAnalysis:
         r = self.report
         quantities.update(
             measured_quantities(measured, list(r.bodies), [zone.name for zone in system.zones], list(r.at_times),
-                                list(reactions), r.impact_threshold, r.impact_quiet, r.window)
+                                list(reactions), r.impact_threshold, r.impact_quiet, r.window,
+                                groups=list(r.groups), n_extrema=r.extrema)
         )
         series.update({k: v for k, v in measured.items() if k != "time"})
         if self.report.modes:
@@ -229,7 +231,7 @@ def direct_quantities(report: Report, series: dict[str, np.ndarray]) -> dict[str
         q.update(stats.quantities())
         q["n_reopenings"] = sum(imp.n_elementary - 1 for imp in stats.impacts)
         balance = energy_balance(series)
-        scale = max(float(balance["energy"][0]), float(np.max(np.abs(balance["work"])))) or 1.0
+        scale = energy_scale(balance) or 1.0
         for k, impact in enumerate(stats.impacts, start=1):
             after = min(np.searchsorted(times, impact.t_end), len(times) - 1)
             q[f"impact_{k}_energy_drift"] = float(balance["imbalance"][after] / scale)
