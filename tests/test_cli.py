@@ -26,7 +26,7 @@ def test_run_writes_result_json(tmp_path, capsys):
         assert check["passed"]
     assert doc["timing"]["wall_s"] > 0 and doc["timing"]["steps"] == 400
     with np.load(tmp_path / "history.npz") as history:
-        assert history.files[:3] == ["time", "dt", "u"] and len(history["time"]) == 401
+        assert history.files[:3] == ["time [s]", "dt [s]", "u [m]"] and len(history["time [s]"]) == 401
     assert not (tmp_path / "history.csv").exists()  # CSV on request (--csv)
     out = capsys.readouterr().out
     assert "x_at_0.10" in out and "OK" in out
@@ -116,7 +116,7 @@ def test_csv_history_on_request_holds_the_binary_history_columns(tmp_path):
         rows = list(csv.DictReader(f))
     with np.load(tmp_path / "history.npz") as history:
         columns = [k for k in history.files if history[k].ndim == 1]
-        assert list(rows[0]) == columns and len(rows) == len(history["time"]) == 401
+        assert list(rows[0]) == columns and len(rows) == len(history["time [s]"]) == 401
         for k in columns:
             assert [float(r[k]) for r in rows] == history[k].tolist()  # repr round-trips every float
 

@@ -62,7 +62,7 @@ def _consistent_run_dirs(root: Path) -> None:
         history = result.parent / "history.npz"
         assert history.is_file(), f"{result} without its history.npz"
         with np.load(history) as arrays:
-            last = arrays["time"][-1]
+            last = arrays["time [s]"][-1]
         assert float(last) == pytest.approx(doc["settings"]["time"]["end"], rel=1e-9)
     leftovers = [p for p in root.rglob("*fem2d-new*")] + [p for p in root.rglob("*.tmp")]
     assert not leftovers, leftovers

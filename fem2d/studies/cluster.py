@@ -110,8 +110,10 @@ def write_run(record: RunRecord, document: dict | None, spec: RunSpec) -> None:
         return
     out.mkdir(parents=True, exist_ok=True)
     if record.histories and spec.write_history:  # as fem2d run writes it (runs.result.write_history_npz)
+        from fem2d.io.columns import labelled
+
         with atomic_path(out / "history.npz") as tmp, open(tmp, "wb") as f:
-            np.savez(f, **{k: np.asarray(v) for k, v in record.histories.items()})
+            np.savez(f, **labelled(record.histories))
     write_json(out / "result.json", document)
 
 

@@ -47,17 +47,19 @@ def record_from_dir(path: str | os.PathLike) -> RunRecord:
         raise InputError(f"{path}: no result.json (expected a directory written by fem2d run)") from None
     except (OSError, ValueError) as exc:
         raise InputError(f"{path / 'result.json'}: cannot read ({exc})") from None
+    from fem2d.io.columns import without_unit
+
     histories: dict[str, np.ndarray] = {}
     csv_path = path / "history.csv"
     if (path / "history.npz").is_file():
         with np.load(path / "history.npz") as data:
-            histories = {name: data[name] for name in data.files}
+            histories = {without_unit(name): data[name] for name in data.files}
     elif csv_path.is_file():
         with csv_path.open(newline="", encoding="utf-8") as f:
             rows = list(csv.reader(f))
         if rows:
             data = np.array(rows[1:], dtype=float).reshape(len(rows) - 1, len(rows[0]))
-            histories = {name: data[:, i] for i, name in enumerate(rows[0])}
+            histories = {without_unit(name): data[:, i] for i, name in enumerate(rows[0])}
     overrides = doc.get("overrides") or {}
     spec = RunSpec(doc.get("case", path.name), dict(overrides), overrides_label(overrides))
     return RunRecord(spec, doc.get("case", path.name), doc.get("quantities", {}), doc.get("checks", []),
