@@ -59,6 +59,8 @@ _WHERE = {
             "PointMass",
             "Pressure",
             "Report",
+            "RigidCircle",
+            "RigidPlane",
             "Sine",
             "Spring",
             "Support",

@@ -326,7 +326,10 @@ def test_the_readme_example_a_plane_and_a_penalty_wall(bar_case, tmp_path):
     assert text.count("[contact.plane]") == 1 and 'method = "penalty"' in text
     path = tmp_path / "readme.toml"
     path.write_text(text)
-    q = run(str(path), {"time.end": 0.6, "report.bodies": ["BAR"], "time.scheme": "modified_mass"}).quantities
+    overrides = {"time.end": 0.6, "report.bodies": ["BAR"], "time.scheme": "modified_mass",
+                 "report.groups": ["BAR_RIGHT"], "report.reactions": ["LWALL"]}
+    q = run(str(path), overrides).quantities
+    assert q["BAR_RIGHT_vx_max"] > 0.5 and q["BAR_RIGHT_vy_max"] > 1.5 and "LWALL_reaction_x" in q
     for zone, mu in (("right", 0.1), ("left", 0.2)):
         assert q[f"{zone}_normal_impulse"] > 0.15
         assert abs(q[f"{zone}_tangential_impulse"]) == pytest.approx(mu * q[f"{zone}_normal_impulse"], rel=1e-6)

@@ -2,12 +2,15 @@
 
 import json
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import fem2d
 from fem2d.cli import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -33,3 +36,22 @@ def test_write_your_own_case_examples(tmp_path, monkeypatch):
         assert all(c["source"].startswith("exact: rigid block") for c in doc["checks"])
     mu = json.loads((tmp_path / "out" / "sdnv104a_mu05" / "result.json").read_text())
     assert {c["quantity"]: c["reference"] for c in mu["checks"]}["x_at_1.70"] == pytest.approx(13.73339, abs=1e-5)
+
+
+def test_the_same_problem_composed_in_python_and_as_a_case_file(tmp_path, monkeypatch):
+    """README "Compose a model in Python": the script and the case file that
+    follows it are one problem: every quantity the same to the last digit,
+    x_at_1.70 the number the script's comment prints."""
+    text = README.read_text(encoding="utf-8")
+    files = dict(re.findall(r"<!-- same problem: (\S+) -->\n```\w*\n(.*?)```", text, flags=re.S))
+    assert set(files) == {"compose_sdnv104.py", "compose_sdnv104.toml"}
+    for name, body in files.items():
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    script = runpy.run_path(str(tmp_path / "compose_sdnv104.py"), run_name="__main__")
+    python = script["result"].quantities
+    case = fem2d.run(str(tmp_path / "compose_sdnv104.toml")).quantities
+    assert python["x_at_1.70"] == pytest.approx(14.898337, abs=5e-7)
+    assert set(python) == set(case) and "PATIN_dx_at_1.70" in python
+    for name, value in python.items():
+        assert case[name] == value or (np.isnan(value) and np.isnan(case[name])), name
