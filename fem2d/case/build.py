@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
+from fem2d.dynamics.impact import PaoliSchatzman
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
@@ -323,6 +324,8 @@ def scheme_of(case: Case) -> TimeScheme:
         return NewmarkScheme.hht_alpha(t["alpha"])
     if t["scheme"] == "generalized_alpha":
         return NewmarkScheme.generalized_alpha(t["rho_inf"])
+    if t["scheme"] == "paoli_schatzman":
+        return PaoliSchatzman(t["theta"], t["restitution"])
     return NewmarkScheme(t["beta"], t["gamma"])
 
 

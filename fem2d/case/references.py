@@ -42,6 +42,8 @@ NUMERICAL = (
     "time.gamma",
     "time.alpha",
     "time.rho_inf",
+    "time.theta",
+    "time.restitution",
     "time.dt",
     "time.end",
     "time.cut_factor",

@@ -24,7 +24,7 @@ from fem2d.linalg.default import default_solver
 
 ELEMENTS = ("quad4", "quad8")
 METHODS = ("lagrange", "penalty", "continuous")
-SCHEMES = ("auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass")
+SCHEMES = ("auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass", "paoli_schatzman")
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
 COMPONENTS = ("dx", "dy")
 
@@ -203,6 +203,12 @@ TIME = Table(
             default=-0.3, min=-1.0 / 3.0, max=0.0, doc="HHT alpha (code_aster's modified average acceleration)"
         ),
         "rho_inf": Real(default=0.9, min=0.0, max=1.0, doc="generalized-alpha spectral radius at infinite frequency"),
+        "theta": Real(
+            default=0.0, min=0.0, max=0.5, doc="Paoli-Schatzman theta: 0 central differences (explicit), 1/4 implicit"
+        ),
+        "restitution": Real(
+            default=0.0, min=0.0, max=1.0, doc="Paoli-Schatzman restitution coefficient e of the contact nodes"
+        ),
         "dt": Optional(inner=Real(positive=True), doc="s time step (the initial one for adapt)"),
         "end": Optional(inner=Real(positive=True), doc="s final time"),
         "cut_factor": Integer(default=5, min=2, doc="a failed step is cut into this many"),

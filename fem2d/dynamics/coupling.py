@@ -150,6 +150,7 @@ class ContactCoupling:
         # per step size (the last few): the condensation and, with several zones, each zone's diagonal block
         self._condensations: StepSizeCache[BoundaryCondensation] = StepSizeCache()
         self._blocks: StepSizeCache[list[np.ndarray]] = StepSizeCache()
+        self._blended: StepSizeCache[np.ndarray] = StepSizeCache()
         #: per zone, what its contact solves keep from one step to the next
         self.workspaces = [ContactWorkspace() for _ in self.zones]
 
@@ -199,12 +200,20 @@ class ContactCoupling:
         state: Any,
         counters: Counters,
         times: tuple[float, float] | None = None,
+        contact_on: tuple[float, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
-        """The step's increment ``du`` solving ``K_eff du = rhs + S^T p`` with the
+        r"""The step's increment ``du`` solving ``K_eff du = rhs + S^T p`` with the
         contact forces p, the free-dof contact force ``S^T p``, and the solution:
         condense, solve contact on the boundary, expand
         (:mod:`fem2d.dynamics.condensation`). ``times`` are the step's start and
-        end (where prescribed boundary values move)."""
+        end (where prescribed boundary values move).
+
+        ``contact_on = (e, w)`` imposes the contact condition on the blend
+        :math:`(u_{n+1} + e\, w)/(1+e)` instead of :math:`u_{n+1}`
+        (:class:`~fem2d.dynamics.impact.PaoliSchatzman`): the blend is
+        :math:`(d_{free} + e\, d_w)/(1+e) + C p/(1+e)`, so the formulation
+        solves the same kind of problem with that free part and the compliance
+        :math:`C/(1+e)`, and the forces it returns are the step's."""
         cond = self.condensation(dt, factor, len(rhs), counters)
         t0 = time.perf_counter()
         work, du_boundary = cond.condense(rhs)
@@ -213,14 +222,20 @@ class ContactCoupling:
         d_start = cond.boundary_values(u_start, self.prescribed_at(t_start))
         d_free = cond.boundary_values(u_start, self.prescribed_at(t_new))
         d_free[cond.active] += du_boundary
+        compliance = cond.compliance
+        if contact_on is not None and contact_on[0] != 0.0:
+            e, w = contact_on
+            d_free = (d_free + e * cond.boundary_values(w, self.prescribed_at(t_start))) / (1.0 + e)
+            # one array per step size and e: the formulations' workspaces key their caches on its identity
+            compliance = self._blended.get(dt, lambda: cond.compliance / (1.0 + e))
         t0 = time.perf_counter()
         if len(self.zones) == 1:
             problem = CondensedProblem(
-                self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), cond.compliance, dt, self.workspaces[0]
+                self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), compliance, dt, self.workspaces[0]
             )
             sol = self.formulations[0].solve(problem, state)
         else:
-            sol = self._solve_zones(dt, cond.compliance, d_start, d_free, state)
+            sol = self._solve_zones(dt, compliance, d_start, d_free, state)
         counters.contact_s += time.perf_counter() - t0
         counters.newton_iterations += sol.iterations
         if not sol.converged:

@@ -48,11 +48,19 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Prediction:
-    """What a scheme knows of the step before solving it: the predicted
-    displacement increment and velocity (free dofs)."""
+    r"""What a scheme knows of the step before solving it: the predicted
+    displacement increment and velocity (free dofs).
+
+    ``contact_on`` is None when the contact condition holds on the end-of-step
+    displacement :math:`u_{n+1}` (every Newmark-family scheme); a scheme that
+    imposes it on a blend :math:`(u_{n+1} + e\, w)/(1 + e)` with another
+    displacement :math:`w` (Paoli-Schatzman: :math:`w = u_{n-1}`, restitution
+    e) gives ``(e, w)``.
+    """
 
     du: np.ndarray
     v: np.ndarray
+    contact_on: tuple[float, np.ndarray] | None = None
 
 
 class TimeScheme(ABC):
@@ -98,6 +106,21 @@ class TimeScheme(ABC):
         self, state: StepState, du: np.ndarray, prediction: Prediction, dt: float
     ) -> tuple[np.ndarray, np.ndarray]:
         """End-of-step velocity and acceleration from the solved increment."""
+
+    def end_of_step(
+        self,
+        system: System,
+        state: StepState,
+        du: np.ndarray,
+        prediction: Prediction,
+        dt: float,
+        t_new: float,
+        forces: Callable[[float], np.ndarray],
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """End-of-step velocity and acceleration, for a scheme that needs the
+        system to make them (the stepper calls this one); by default
+        :meth:`correct`."""
+        return self.correct(state, du, prediction, dt)
 
     def initial_acceleration(
         self, system: System, v: np.ndarray, rhs: np.ndarray, backend: SolverBackend

@@ -173,10 +173,10 @@ class NewmarkStepper:
             self.counters.solve_s += time.perf_counter() - t0
         else:
             du, contact_force, solution = self.contact.solve(
-                dt, factor, rhs, state.u, state.contact, self.counters, (state.t, t_new)
+                dt, factor, rhs, state.u, state.contact, self.counters, (state.t, t_new), prediction.contact_on
             )
             contact_state = solution.state
-        v, a = scheme.correct(state, du, prediction, dt)
+        v, a = scheme.end_of_step(s, state, du, prediction, dt, t_new, self.force_free)
         return StepState(
             t_new, state.u + du, v, a, contact_state, contact_force, solution, f_int + s.K_free @ du
         )
