@@ -57,7 +57,7 @@ def test_compare_table_across_elements_and_solvers(tiny, tmp_path, capsys):
     assert lines[0].split() == ["quantity", "reference", *labels]
     rows = {r["quantity"]: r for r in _rows(tmp_path / "c" / "compare.csv")}
     assert set(rows) >= {"x_at_0.01", "  rel. error", "x_at_0.02", "max |u - reference curve| (m)",
-                         "Newton iterations", "wall time (s)", "energy balance error", "status"}
+                         "Newton iterations", "wall time (s)", "energy_drift", "status"}
     assert float(rows["x_at_0.01"]["reference"]) == 1.0078e-4
     values = [float(rows["x_at_0.01"][label]) for label in labels]
     assert values[0] != values[-1]  # the element matters

@@ -149,7 +149,7 @@ def test_code_asters_penalty_coefficients_penetrate_as_expected():
 
 def test_energy_balance_closes_for_average_acceleration():
     q = run("sdnv104a", time__scheme="newmark").quantities
-    assert q["energy_balance_error"] < 1e-3
+    assert abs(q["energy_drift"]) < 1e-3  # energy_drift superseded energy_balance_error (issue 10)
     assert q["friction_dissipation"] > 0.5 * q["work_loads"]
 
 

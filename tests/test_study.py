@@ -96,7 +96,7 @@ def test_compare_specs_and_table():
     assert specs[3].overrides == {"time.end": 1.0, "contact.method": "penalty", "mesh.element": "quad8"}
     assert specs[3].out_dir.endswith("penalty-quad8")
     a = _record(0, 1.001, 1.0, 0.5, 10)
-    a.quantities.update(max_penetration=1e-7, energy_balance_error=1e-4)
+    a.quantities.update(max_penetration=1e-7, energy_drift=1e-4)
     a.timing["newton_iterations"] = 42
     b = RunRecord(RunSpec("c", {}, "broken"), "c", error="ConvergenceError: no convergence at t = 1")
     header, rows = compare_table([a, b], {"level 0": 0.25})
@@ -106,7 +106,7 @@ def test_compare_specs_and_table():
     assert by_name["  rel. error"][1] == "tol 0.01" and by_name["  rel. error"][2] == pytest.approx(1e-3)
     assert by_name["max |u - reference curve| (m)"][2:] == [0.25, None]
     assert by_name["max penetration (m)"][2] == 1e-7 and by_name["Newton iterations"][2] == 42
-    assert by_name["energy balance error"][2] == 1e-4 and by_name["wall time (s)"][2] == 0.5
+    assert by_name["energy_drift"][2] == 1e-4 and by_name["wall time (s)"][2] == 0.5
     assert by_name["status"][2:] == ["OK", "ConvergenceError: no convergence at t = 1"]
 
 

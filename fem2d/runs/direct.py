@@ -218,7 +218,6 @@ def direct_quantities(report: Report, series: dict[str, np.ndarray]) -> dict[str
     if at_rest is not None:
         q["t_rest"], q["x_rest"] = at_rest
     work = series["work_loads"][-1]
-    q["energy_balance_error"] = float(abs(series["energy_residual"][-1]) / abs(work)) if work else 0.0
     if "penetration" in series:
         q["max_penetration"] = float(np.max(series["penetration"]))
         q["friction_dissipation"] = float(series["friction_dissipation"][-1])

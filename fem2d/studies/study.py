@@ -93,7 +93,7 @@ def sweep_table(records: Sequence[RunRecord], keys: Sequence[str]) -> Table:
 
 # --- formulation comparison -----------------------------------------------------------------------
 
-DIAGNOSTICS = ("max_penetration", "energy_balance_error", "work_loads", "friction_dissipation")
+DIAGNOSTICS = ("max_penetration", "work_loads", "friction_dissipation")
 
 #: number formats of the diagnostic rows of :func:`compare_table`
 COMPARE_FORMATS = {
@@ -177,7 +177,6 @@ def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float
     rows.append(["max penetration (m)", None, *(r.quantities.get("max_penetration") for r in records)])
     rows.append(["Newton iterations", None, *(r.timing.get("newton_iterations") for r in records)])
     rows.append(["wall time (s)", None, *(r.timing.get("wall_s") for r in records)])
-    rows.append(["energy balance error", None, *(r.quantities.get("energy_balance_error") for r in records)])
     rows.append(["status", None, *(r.error or r.status for r in records)])
     return header, rows
 
