@@ -41,7 +41,10 @@ def test_the_bar_leaves_the_wall_at_minus_v0():
     weighs the end nodes 1/41 more than the mass does) and its mean velocity
     (momentum over mass) follow it."""
     overrides = {"report.groups": ["BAR1"], "report.bodies": ["BAR1"], "report.at_times": [6.0e-4, 8.0e-4],
-                 "report.extrema": 1}
+                 "report.extrema": 1,
+                 # the modified mass on 40 cells at dt = 2 us, where the observed errors below were measured
+                 # (the case ships Paoli-Schatzman at Courant 0.96, whose contact ends one step, 0.8 %, late)
+                 "time.scheme": "auto", "model.lumped_mass": False, "time.dt": 2.0e-6, "mesh.params.cells": 40}
     q = run("bar_wall", overrides).quantities
     assert q["BAR1_dx_ext_1"] == pytest.approx(1.0e-4, rel=1e-2)  # observed 3.2e-4
     assert q["BAR1_dx_t_ext_1"] == pytest.approx(2.0e-4, rel=2e-2)  # observed 1.2e-2: one step is 1e-2
