@@ -100,3 +100,20 @@ def test_energy_drift_of_a_run_set_moving_by_created_energy_is_not_zero(tmp_path
     # at rest, nothing moves: 0
     rest = run(write(tmp_path, "", end=0.05, name="rest"))
     assert rest.quantities["energy_drift"] == 0.0 and rest.quantities["energy_growth"] == 0.0
+
+
+def test_a_moving_support_groups_motion_is_its_prescribed_history(tmp_path):
+    """[report] groups on the moved end: its mean displacement and velocity
+    are the prescribed ramp's, delta t / T and delta / T, then delta and 0."""
+    delta = 0.01
+    extra = (f'[[supports]]\ngroup = "BAR_RIGHT"\ndofs = ["dx"]\nvalue = {delta}\nfunction = "ramp"\n'
+             '[functions.ramp]\ntype = "piecewise_linear"\nt = [0.0, 1.0, 2.0]\nvalues = [0.0, 1.0, 1.0]\n'
+             '[report]\ngroups = ["BAR_RIGHT", "BAR_LEFT"]\nat_times = [0.5, 1.5]\n')
+    path = write(tmp_path, extra, end=2.0)
+    text = open(path).read().replace("[report]\nextrema = 0\n", "")
+    open(path, "w").write(text)
+    q = run(path).quantities
+    assert q["BAR_RIGHT_dx_at_0.50"] == pytest.approx(0.5 * delta, rel=1e-12)
+    assert q["BAR_RIGHT_vx_at_0.50"] == pytest.approx(delta, rel=1e-6)
+    assert q["BAR_RIGHT_dx_at_1.50"] == pytest.approx(delta, rel=1e-12) and q["BAR_RIGHT_vx_at_1.50"] == 0.0
+    assert q["BAR_LEFT_dx_at_1.50"] == 0.0 and q["BAR_LEFT_vx_max"] == 0.0

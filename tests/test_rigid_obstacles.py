@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from fem2d.case.loading import load_case
+from fem2d.contact.problem import OPEN
 from fem2d.errors import InputError
 from fem2d.runs.result import run
 
@@ -310,6 +311,9 @@ def test_every_contact_method_keeps_the_bar_out_of_the_circle(tmp_path, method):
     result = run(write_case(tmp_path, circle_case(0.2, y=0.15), (1.0, 0.0)), {"contact.method": method})
     v, v_ref = result.fields.final_state.v, lagrange.fields.final_state.v
     assert result.histories["normal_force"].max() > 1.0
+    # statuses agree with the forces: a node without a compressive force is OPEN
+    status, force = result.histories["slave_status"], result.histories["slave_normal_force"]
+    assert not np.any((status != OPEN) & (force <= 0.0)) and np.any(status != OPEN)
     if method == "continuous":
         assert np.abs(v - v_ref).max() < 1e-9 and result.quantities["max_penetration"] < 1e-10
     else:
@@ -336,3 +340,67 @@ def test_bad_circle_input_names_file_and_key(tmp_path, extra, key):
         run(path)
     message = str(err.value)
     assert message.startswith(f"{path}: {key}") and "\n" not in message, message
+
+
+def test_a_slave_node_leaving_a_short_wall_is_reported_on_stderr_and_in_result_json(tmp_path, capsys):
+    """The bar sliding up (2 m/s) along a wall that ends at y = 0.15: its top
+    node passes the wall's end at t = 0.025 s (reported at the next step,
+    0.0275 s), its three face nodes by the end; counted in the history,
+    warned on stderr and kept in result.json."""
+    import json
+
+    from fem2d.cli import main
+
+    path = write_case(tmp_path, WALL)
+    text = open(path).read()
+    mesh = gridmesh.write(tmp_path / "short.msh", {"BAR": (0.0, 0.0, 1.0, 0.1, 20, 2),
+                                                   "RWALL": (1.05, -1.0, 1.15, 0.15, 1, 1)})
+    text = text.replace(text.split('file = "')[1].split('"')[0], mesh)
+    open(path, "w").write(text)
+    assert main(["run", path, "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "slave node(s) left their master surface (first at t = 0.0275 s)" in err
+    doc = json.loads((tmp_path / "out" / "result.json").read_text())
+    assert any("left their master surface" in w for w in doc["warnings"])
+    assert doc["quantities"]["n_left_master"] == 3
+    with np.load(tmp_path / "out" / "history.npz") as history:
+        t, left = history["time [s]"], history["n_left_master [-]"]
+    assert left[np.isclose(t, 0.025)] == 0 and left[np.isclose(t, 0.0275)] == 1
+
+
+@pytest.mark.parametrize("obstacle", ["plane", "circle"])
+def test_a_run_against_a_rigid_obstacle_writes_its_vtu_series(tmp_path, obstacle):
+    """The obstacle's prescribed nodes come after the model's: the stresses
+    are the bodies' (they used to fail on the longer displacement vector)."""
+    import meshio
+
+    from fem2d.io.vtu import write_vtu_series
+
+    extra = PLANE.format(motion="") if obstacle == "plane" else circle_case(0.2, y=0.15)
+    result = run(write_case(tmp_path, extra, (1.0, 0.0)), {"report.snapshots": 40, "time.end": 0.1})
+    pvd = write_vtu_series(result, tmp_path / "out")
+    files = sorted((tmp_path / "out" / "vtu").glob("*.vtu"))
+    assert pvd.is_file() and len(files) == 2
+    last = meshio.read(files[-1])
+    assert np.abs(last.point_data["sigma_xx"]).max() > 0.0  # the bar pressed on the obstacle
+    assert np.isfinite(last.point_data["von_mises"]).all()
+
+
+def test_a_circle_composed_in_python_is_the_case_files(tmp_path):
+    """fem2d.RigidCircle in a Model gives the [contact.circle] run, number for number."""
+    import fem2d
+    from fem2d.mesh.io import read_mesh
+
+    path = write_case(tmp_path, circle_case(0.2, mu=0.1, y=0.15), (1.0, 2.0))
+    from_file = run(path)
+    model = fem2d.Model(
+        read_mesh(str(tmp_path / "c.msh")),
+        bodies=[fem2d.Body("BAR", E=100.0, nu=0.0, rho=1.0, hypothesis="plane_stress")],
+        initial=[fem2d.InitialCondition("BAR", velocity=(1.0, 2.0))],
+        contacts=[fem2d.Contact("BAR_RIGHT", fem2d.RigidCircle((1.25, 0.15), 0.2), mu=0.1)],
+    )
+    composed = fem2d.DirectAnalysis(model, fem2d.TimeStepping(dt=0.0025, end=0.3), fem2d.NewmarkScheme.hht(-0.3),
+                                    report=fem2d.Report("BAR_SW", extrema=0, at_times=[0.1, 0.2, 0.3])).run()
+    assert composed.histories["normal_force"].max() > 0.1
+    np.testing.assert_array_equal(composed.histories["normal_force"], from_file.histories["normal_force"])
+    assert composed.quantities == from_file.quantities

@@ -113,7 +113,9 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
     entries = []
     for k, (row, t, u) in enumerate(zip(snaps.row, snaps.time, snaps.u)):
         disp = np.column_stack([u[0::2], u[1::2], np.zeros(mesh.n_nodes)])
-        stress = nodal_stress_field(model, u)
+        # a rigid obstacle's nodes come after the model's (Model.assemble) and carry no stress
+        stress = np.zeros((mesh.n_nodes, 3))
+        stress[: model.mesh.n_nodes] = nodal_stress_field(model, u[: 2 * model.mesh.n_nodes])
         data = {
             "displacement": disp,
             "sigma_xx": stress[:, 0],
