@@ -8,23 +8,32 @@ import pytest
 from fem2d.case.loading import load_case
 from fem2d.errors import InputError
 from fem2d.exact.incline import incline_displacement, incline_velocity
+from fem2d.mesh.builders import sliding_block
 from fem2d.runs.result import run
 
 
 def test_the_block_on_the_incline_moves_as_the_exact_rigid_block():
-    """The block's mean displacement and velocity along the slope against
+    """The block's mean displacement and velocity along the slope, and its
+    momentum and kinetic energy, against the rigid block sliding at
     g (sin theta - mu cos theta) after the ramp; the block rocks a little
     on its elastic contact, hence the 2e-4 tolerance of the case's own x_at_T."""
     case = load_case("incline")
     s = case.settings
     fx, fy = s["loads"][0]["vector"]
     g, theta, mu, t_ramp = float(np.hypot(fx, fy) / 7000.0), float(np.arctan2(fx, -fy)), 0.3, 0.07
-    result = run("incline", {"report.groups": ["PATIN", "A"]})
+    result = run("incline", {"report.groups": ["PATIN", "A"], "report.bodies": ["PATIN"]})
     q = result.quantities
+    block = sliding_block(**s["mesh"]["params"])
+    xy = block.points[np.unique(block.group("PATIN").nodes)]
+    mass = 7000.0 * np.ptp(xy[:, 0]) * np.ptp(xy[:, 1])  # per m of thickness
     for t in (1.0, 2.0):
         x, v = float(incline_displacement(t, g, theta, mu, t_ramp)), float(incline_velocity(t, g, theta, mu, t_ramp))
         assert q[f"PATIN_dx_at_{t:.2f}"] == pytest.approx(x, rel=2e-4)
         assert q[f"PATIN_vx_at_{t:.2f}"] == pytest.approx(v, rel=2e-4)
+        # the body's measures: mean velocity (momentum / mass), momentum, kinetic energy of the rigid block
+        assert q[f"PATIN_velocity_x_at_{t:.2f}"] == pytest.approx(v, rel=2e-4)
+        assert q[f"PATIN_momentum_x_at_{t:.2f}"] == pytest.approx(mass * v, rel=2e-4)
+        assert q[f"PATIN_kinetic_at_{t:.2f}"] == pytest.approx(0.5 * mass * v**2, rel=4e-4)
         # a one-node group is that node: the reported dof's own quantity
         assert q[f"A_dx_at_{t:.2f}"] == pytest.approx(q[f"x_at_{t:.2f}"], rel=1e-12)
     assert abs(q["PATIN_dy_at_2.00"]) < 1e-5  # it stays on the slope
