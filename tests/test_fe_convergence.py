@@ -1,4 +1,4 @@
-"""Convergence of QUAD4 and QUAD8 on a manufactured plane-strain solution.
+"""Convergence of TRI3, TRI6, QUAD4, QUAD8 and QUAD9 on a manufactured plane-strain solution.
 
 Exact field on the unit square (smooth, not polynomial)::
 
@@ -48,7 +48,11 @@ def body_force(x, y):
 
 
 def solve(element, n):
-    mesh = rectangle(1.0, 1.0, n, n, element)
+    return solve_on(rectangle(1.0, 1.0, n, n, element))
+
+
+def solve_on(mesh):
+    """(L2, H1) errors on a mesh of the unit square with groups BODY, BOTTOM, RIGHT, TOP, LEFT."""
     body = mesh.group("BODY")
     D = elasticity_matrix(E, NU, "plane_strain")
     dofs, n_dofs = node_dofs(body.nodes), 2 * mesh.n_nodes
@@ -80,7 +84,14 @@ def test_body_force_is_minus_div_sigma():
 
 
 @pytest.mark.parametrize(
-    ("element", "sizes", "l2_rate", "h1_rate"), [("quad4", (4, 8, 16, 32), 2, 1), ("quad8", (4, 8, 16, 32), 3, 2)]
+    ("element", "sizes", "l2_rate", "h1_rate"),
+    [
+        ("quad4", (4, 8, 16, 32), 2, 1),
+        ("quad8", (4, 8, 16, 32), 3, 2),
+        ("quad9", (4, 8, 16, 32), 3, 2),
+        ("tri3", (4, 8, 16, 32), 2, 1),
+        ("tri6", (4, 8, 16, 32), 3, 2),
+    ],
 )
 def test_convergence_rates(element, sizes, l2_rate, h1_rate):
     errors = np.array([solve(element, n) for n in sizes])

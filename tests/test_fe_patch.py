@@ -1,7 +1,7 @@
-"""Patch tests: QUAD4 and QUAD8 reproduce a linear displacement field exactly.
+"""Patch tests: TRI3, TRI6, QUAD4, QUAD8 and QUAD9 reproduce a linear displacement field exactly.
 
 Displacement (Dirichlet) patch test on distorted meshes, with straight and with
-curved QUAD8 edges, in plane strain and plane stress; and a traction (Neumann)
+curved quadratic edges, in plane strain and plane stress; and a traction (Neumann)
 patch test in which the boundary loads come from the exact constant stress.
 """
 
@@ -19,6 +19,7 @@ from fem2d.fe import (
     traction_load,
 )
 from fem2d.mesh import Mesh, rectangle
+from fem2d.mesh.mesh import CORNERS_PER_CELL
 
 A = np.array([[1e-3, 2e-3, -1.5e-3], [-0.5e-3, 0.7e-3, 3e-3]])  # u_a = A[a,0] + A[a,1] x + A[a,2] y
 
@@ -42,16 +43,20 @@ def distorted(element, curved=False, seed=3):
     cells = mesh.group("BODY").nodes
     interior = np.setdiff1d(np.unique(cells[:, :4]), boundary_nodes(mesh))
     pts[interior] += np.random.default_rng(seed).uniform(-0.15, 0.15, (len(interior), 2))
-    if element == "quad8":
-        for k in range(4):  # straight edges: mid-side nodes back at the midpoints of their corners
-            pts[cells[:, 4 + k]] = 0.5 * (pts[cells[:, k]] + pts[cells[:, (k + 1) % 4]])
-        if curved:  # bend every interior edge: move its mid node across it by 10 % of its length
-            mids = np.setdiff1d(np.unique(cells[:, 4:]), boundary_nodes(mesh))
-            for k in range(4):
-                a, b, m = pts[cells[:, k]], pts[cells[:, (k + 1) % 4]], cells[:, 4 + k]
+    nc = CORNERS_PER_CELL[element]
+    if cells.shape[1] > nc:  # quadratic: mid-side nodes nc + k on the corner edges (k, k + 1)
+        for k in range(nc):  # straight edges: mid-side nodes back at the midpoints of their corners
+            pts[cells[:, nc + k]] = 0.5 * (pts[cells[:, k]] + pts[cells[:, (k + 1) % nc]])
+        if curved:  # bend every interior edge: move its mid node across it by 10 % (triangles 5 %) of its length
+            bend = 0.05 if element.startswith("tri") else 0.1
+            mids = np.setdiff1d(np.unique(cells[:, nc : 2 * nc]), boundary_nodes(mesh))
+            for k in range(nc):
+                a, b, m = pts[cells[:, k]], pts[cells[:, (k + 1) % nc]], cells[:, nc + k]
                 inner = np.isin(m, mids)
                 normal = (b - a)[:, ::-1] * [1.0, -1.0]
-                pts[m[inner]] = 0.5 * (a + b)[inner] + 0.1 * normal[inner]
+                pts[m[inner]] = 0.5 * (a + b)[inner] + bend * normal[inner]
+        if element == "quad9":  # the centre off the cell's middle, by 5 % of h
+            pts[cells[:, 8]] = pts[cells[:, :4]].mean(axis=1) + 0.05 * np.array([0.5, 0.375])
     return Mesh(pts, mesh.groups, f"distorted {element}")
 
 
@@ -62,6 +67,12 @@ CASES = [
     ("quad8", False, "plane_stress"),
     ("quad8", True, "plane_strain"),
     ("quad8", True, "plane_stress"),
+    ("quad9", False, "plane_strain"),
+    ("quad9", True, "plane_stress"),
+    ("tri3", False, "plane_strain"),
+    ("tri3", False, "plane_stress"),
+    ("tri6", False, "plane_strain"),
+    ("tri6", True, "plane_stress"),
 ]
 
 
@@ -86,10 +97,10 @@ def test_displacement_patch_test(element, curved, hypothesis):
     assert np.abs(nodal[np.unique(body.nodes)] - sigma).max() < 1e-9 * scale
 
 
-@pytest.mark.parametrize("element", ["quad4", "quad8"])
+@pytest.mark.parametrize("element", ["quad4", "quad8", "quad9", "tri3", "tri6"])
 def test_traction_patch_test(element):
     """Loads from sigma . n on the four sides; three dofs fixed against rigid motion."""
-    mesh = distorted(element, curved=(element == "quad8"))
+    mesh = distorted(element, curved=(element in ("quad8", "quad9", "tri6")))
     body = mesh.group("BODY")
     D = elasticity_matrix(1e9, 0.25, "plane_stress")
     sxx, syy, sxy = exact_stress(D)

@@ -1,4 +1,4 @@
-"""User mesh files: cells must match mesh.element, orphan nodes dropped, SEG2 springs only."""
+"""User mesh files: cells must match mesh.element, orphan nodes dropped, SEG2 springs only, refine splits them."""
 
 import meshio
 import numpy as np
@@ -9,6 +9,7 @@ from fem2d.case.loading import load_case
 from fem2d.errors import InputError
 from fem2d.mesh import BUILDERS, read_mesh
 from fem2d.mesh.io import to_meshio, write_mesh
+from fem2d.mesh.mesh import CellBlock
 
 
 def _case(tmp_path, mesh_name, element="quad4"):
@@ -59,6 +60,26 @@ def test_refining_a_mesh_file_splits_its_cells_and_keeps_the_groups(tmp_path):
     assert {k: len(b) for k, b in system.mesh.groups.items()} == {k: len(b) for k, b in fine.groups.items()}
     assert system.M.sum() == pytest.approx(2 * 7000.0, rel=1e-12)  # the block's mass, in x and y
     assert np.allclose(np.sort(system.mesh.points, axis=0), np.sort(fine.points, axis=0), atol=1e-12)
-    write_mesh(BUILDERS["sliding_block"](element="quad8"), tmp_path / "q8.msh")
-    with pytest.raises(InputError, match=r"mesh.refine: .*splits quad4 cells .* holds quad8 cells"):
-        build_system(load_case(_case(tmp_path, "q8.msh", "quad8").path, {"mesh.refine": 1}))
+
+
+@pytest.mark.parametrize("element", ["quad8", "quad9", "tri3", "tri6"])
+def test_refining_files_of_every_element_matches_the_refined_builder(tmp_path, element):
+    """Split cells of a level-0 file (mid-edge nodes from the parent's map) are the
+    builder's own level-1 mesh: the same nodes, the same groups, the same mass."""
+    write_mesh(BUILDERS["sliding_block"](element=element), tmp_path / "block.msh")
+    fine = BUILDERS["sliding_block"](element=element, refine=1)
+    system = build_system(load_case(_case(tmp_path, "block.msh", element).path, {"mesh.refine": 1}))
+    assert system.n_dofs == 2 * fine.n_nodes
+    assert {k: (b.kind, len(b)) for k, b in system.mesh.groups.items()} == {
+        k: (b.kind, len(b)) for k, b in fine.groups.items()
+    }
+    assert system.M.sum() == pytest.approx(2 * 7000.0, rel=1e-12)
+    assert np.allclose(np.sort(system.mesh.points, axis=0), np.sort(fine.points, axis=0), atol=1e-12)
+
+
+def test_refining_seg2_edges_on_quadratic_cells_names_the_group(tmp_path):
+    mesh = BUILDERS["sliding_block"](element="tri6")
+    mesh.groups["FSUP"] = CellBlock("seg2", mesh.group("FSUP").nodes[:, :2])
+    write_mesh(mesh, tmp_path / "mixed.msh")
+    with pytest.raises(InputError, match=r"mesh.refine: .*mixed.msh.*group 'FSUP' holds seg2 edges on cells"):
+        build_system(load_case(_case(tmp_path, "mixed.msh", "tri6").path, {"mesh.refine": 1}))

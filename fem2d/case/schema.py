@@ -22,7 +22,7 @@ from fem2d.case.fields import (
 )
 from fem2d.linalg.default import default_solver
 
-ELEMENTS = ("quad4", "quad8")
+ELEMENTS = ("quad4", "quad8", "quad9", "tri3", "tri6")
 METHODS = ("lagrange", "penalty", "continuous")
 SCHEMES = ("auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass", "paoli_schatzman")
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
@@ -51,7 +51,7 @@ MESH = Table(
             default=0,
             min=0,
             max=8,
-            doc="0 is the case's base mesh; each level halves h (a mesh file: QUAD4 cells split in four)",
+            doc="0 is the case's base mesh; each level halves h (a mesh file: every cell split in four, groups kept)",
         ),
         "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts)"),
     }

@@ -50,6 +50,7 @@ position, with the centre node as the only master node (weight 1), so that
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -73,7 +74,7 @@ def _second_derivative(kind: str) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
-def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock) -> CellBlock:
+def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock | Sequence[CellBlock]) -> CellBlock:
     """Reorder edges so that they run counter-clockwise around ``body``.
 
     The analogue of code_aster's ``ORIE_PEAU_2D``: afterwards the body lies
@@ -90,9 +91,11 @@ def orient_edges(points: np.ndarray, edges: CellBlock, body: CellBlock) -> CellB
     edges
         SEG2/SEG3 boundary edges of ``body`` (mesh node ids).
     body
-        The 2D cells of the body the edges bound.
+        The 2D cells of the body the edges bound (one block, or several of
+        any 2D kinds).
     """
-    forward, backward = adjacent_cells(np.asarray(points, dtype=float)[:, :2], edges, [body])
+    blocks = [body] if isinstance(body, CellBlock) else list(body)
+    forward, backward = adjacent_cells(np.asarray(points, dtype=float)[:, :2], edges, blocks)
     bad = np.flatnonzero(forward + backward != 1)
     if len(bad):
         e = int(bad[0])
@@ -108,15 +111,15 @@ def orient_on_mesh(mesh: Mesh, edges: CellBlock) -> CellBlock:
     """Orient boundary edges counter-clockwise around the 2D cells they bound.
 
     :func:`orient_edges` with the body found in the mesh itself: every 2D
-    group is searched (corner nodes of QUAD4/QUAD8 cells) for the cell that
+    group is searched (the corner nodes of its cells, of any 2D kind) for the cell that
     holds each edge. Call it on the master edges before
     :func:`~fem2d.contact.problem.make_zone`, so that the master normal does
     not depend on how the mesh generator ordered the edge nodes.
     """
-    bodies = [block.nodes[:, :4] for block in mesh.cells_of_dimension(2).values()]
+    bodies = list(mesh.cells_of_dimension(2).values())
     if not bodies:
         raise InputError(f"{mesh.source}: no 2D cells to orient the contact edges against")
-    return orient_edges(mesh.points, edges, CellBlock("quad4", np.vstack(bodies)))
+    return orient_edges(mesh.points, edges, bodies)
 
 
 def _chains(ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

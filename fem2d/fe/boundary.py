@@ -18,7 +18,7 @@ from fem2d.mesh.mesh import CellBlock, Mesh
 
 def _ccw_corner_edges(points: np.ndarray, block: CellBlock) -> tuple[np.ndarray, np.ndarray]:
     """Directed corner edges (a, b) of every cell, with the body on their left."""
-    corners = block.nodes[:, :4]
+    corners = block.corners
     x = points[corners]
     area2 = np.sum(x[:, :, 0] * np.roll(x[:, :, 1], -1, 1) - np.roll(x[:, :, 0], -1, 1) * x[:, :, 1], axis=1)
     a, b = corners, np.roll(corners, -1, axis=1)

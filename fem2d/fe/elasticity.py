@@ -83,7 +83,7 @@ def stiffness_matrices(
     rule: QuadratureRule | None = None,
     group: str | None = None,
 ) -> np.ndarray:
-    """Element stiffness matrices of all cells of a QUAD4/QUAD8 block.
+    """Element stiffness matrices of all cells of a 2D block (TRI3, TRI6, QUAD4, QUAD8, QUAD9).
 
     ``K_e = t sum_q w_q det J_q B_q^T D B_q`` with
     ``B = [[dN/dx, 0], [0, dN/dy], [dN/dy, dN/dx]]`` per node; computed as
@@ -94,13 +94,13 @@ def stiffness_matrices(
     points : ndarray, shape (n_nodes, 2)
         Node coordinates (m).
     block : CellBlock
-        QUAD4 or QUAD8 cells.
+        2D cells (TRI3, TRI6, QUAD4, QUAD8, QUAD9).
     D : ndarray, shape (3, 3)
         Hooke matrix (Pa), see :func:`elasticity_matrix`.
     thickness : float
         Out-of-plane thickness (m); 1 for plane strain per metre.
     rule : QuadratureRule, optional
-        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8).
+        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8, QUAD9), degree 2 (TRI3), 4 (TRI6).
     group : str, optional
         Group name, for error messages.
 
@@ -159,7 +159,7 @@ def gauss_strains(
     ----------
     points : ndarray, shape (n_nodes, 2)
     block : CellBlock
-        QUAD4 or QUAD8 cells.
+        2D cells (TRI3, TRI6, QUAD4, QUAD8, QUAD9).
     u : ndarray, shape (2 n_nodes,)
         Global interleaved displacement vector (m).
     rule : QuadratureRule, optional

@@ -17,6 +17,17 @@ from fem2d.errors import InputError
 
 _CORNERS = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
 _MIDS = np.array([[0.0, -1.0], [1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+_TRI_CORNERS = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+_TRI_MIDS = np.array([[0.5, 0.0], [0.5, 0.5], [0.0, 0.5]])
+#: the triangle's mid-side nodes 3, 4, 5 sit on the corner pairs (0,1), (1,2), (2,0)
+_TRI_EDGES = ((0, 1), (1, 2), (2, 0))
+#: gradients of the area coordinates L0 = 1 - xi - eta, L1 = xi, L2 = eta (constant)
+_AREA_GRAD = np.array([[-1.0, -1.0], [1.0, 0.0], [0.0, 1.0]])
+#: QUAD9 node i sits at (xi_i, eta_i); its index among the SEG3 nodes (-1, 1, 0) in each direction
+_QUAD9_NODES = np.vstack([_CORNERS, _MIDS, [[0.0, 0.0]]])
+_SEG3_INDEX = {-1.0: 0, 1.0: 1, 0.0: 2}
+_QUAD9_IX = np.array([_SEG3_INDEX[v] for v in _QUAD9_NODES[:, 0]])
+_QUAD9_IY = np.array([_SEG3_INDEX[v] for v in _QUAD9_NODES[:, 1]])
 
 
 def _split(xi: np.ndarray, dim: int) -> np.ndarray:
@@ -58,6 +69,43 @@ def _quad8_grad(xi: np.ndarray) -> np.ndarray:
     dx = np.hstack([dcx, -x * (1 - y), 0.5 * (1 - y * y), -x * (1 + y), -0.5 * (1 - y * y)])
     dy = np.hstack([dcy, -0.5 * (1 - x * x), -y * (1 + x), 0.5 * (1 - x * x), -y * (1 - x)])
     return np.stack([dx, dy], axis=-1)
+
+
+def _area_coordinates(xi: np.ndarray) -> np.ndarray:
+    """``(L0, L1, L2) = (1 - xi - eta, xi, eta)`` at each point, shape (nq, 3)."""
+    return np.column_stack([1.0 - xi[:, 0] - xi[:, 1], xi[:, 0], xi[:, 1]])
+
+
+def _tri3_shape(xi: np.ndarray) -> np.ndarray:
+    return _area_coordinates(xi)
+
+
+def _tri3_grad(xi: np.ndarray) -> np.ndarray:
+    return np.broadcast_to(_AREA_GRAD, (len(xi), 3, 2)).copy()
+
+
+def _tri6_shape(xi: np.ndarray) -> np.ndarray:
+    L = _area_coordinates(xi)
+    mids = [4.0 * L[:, i] * L[:, j] for i, j in _TRI_EDGES]
+    return np.column_stack([L * (2.0 * L - 1.0), *mids])
+
+
+def _tri6_grad(xi: np.ndarray) -> np.ndarray:
+    L = _area_coordinates(xi)
+    corners = (4.0 * L - 1.0)[:, :, None] * _AREA_GRAD[None]
+    mids = [4.0 * (L[:, i, None] * _AREA_GRAD[j] + L[:, j, None] * _AREA_GRAD[i]) for i, j in _TRI_EDGES]
+    return np.concatenate([corners, np.stack(mids, axis=1)], axis=1)
+
+
+def _quad9_shape(xi: np.ndarray) -> np.ndarray:
+    lx, ly = line_shape("seg3", xi[:, 0]), line_shape("seg3", xi[:, 1])
+    return lx[:, _QUAD9_IX] * ly[:, _QUAD9_IY]
+
+
+def _quad9_grad(xi: np.ndarray) -> np.ndarray:
+    lx, ly = line_shape("seg3", xi[:, 0]), line_shape("seg3", xi[:, 1])
+    dx, dy = line_shape_derivative("seg3", xi[:, 0]), line_shape_derivative("seg3", xi[:, 1])
+    return np.stack([dx[:, _QUAD9_IX] * ly[:, _QUAD9_IY], lx[:, _QUAD9_IX] * dy[:, _QUAD9_IY]], axis=-1)
 
 
 def line_shape(kind: str, xi: np.ndarray) -> np.ndarray:
@@ -135,9 +183,9 @@ class ReferenceElement:
     Attributes
     ----------
     kind : str
-        Cell kind ("quad4", "quad8", "seg2", "seg3").
+        Cell kind ("tri3", "tri6", "quad4", "quad8", "quad9", "seg2", "seg3").
     dimension : int
-        Reference dimension (2 for quads, 1 for segments).
+        Reference dimension (2 for triangles and quads, 1 for segments).
     nodes : ndarray, shape (nn, dimension)
         Reference coordinates of the nodes, in mesh node order.
     """
@@ -171,6 +219,26 @@ class ReferenceElement:
             N_i^{\xi_i = 0} = \tfrac12 (1 - \xi^2)(1 + \eta \eta_i), \quad
             N_i^{\eta_i = 0} = \tfrac12 (1 + \xi \xi_i)(1 - \eta^2)
 
+        QUAD9 (Lagrange), the QUAD8 nodes then the centre: the tensor product
+        of the SEG3 functions :math:`\ell_{-1}(s) = s(s-1)/2`,
+        :math:`\ell_{1}(s) = s(s+1)/2`, :math:`\ell_{0}(s) = 1 - s^2` of
+        :func:`line_shape`,
+
+        .. math::
+
+            N_i = \ell_{\xi_i}(\xi)\, \ell_{\eta_i}(\eta) .
+
+        TRI3 and TRI6 on the triangle (0, 0), (1, 0), (0, 1), with the area
+        coordinates :math:`L_0 = 1 - \xi - \eta`, :math:`L_1 = \xi`,
+        :math:`L_2 = \eta`; TRI6 lists the corners then the mid-side nodes of
+        the edges (0,1), (1,2), (2,0):
+
+        .. math::
+
+            N_i^{TRI3} = L_i, \qquad
+            N_i^{TRI6, corner} = L_i (2 L_i - 1), \qquad
+            N_{ij}^{TRI6, mid} = 4 L_i L_j .
+
         SEG2 and SEG3: :func:`line_shape`.
 
         Parameters
@@ -188,11 +256,33 @@ class ReferenceElement:
 
         >>> reference_element("quad8").shape(np.array([[0.0, 0.0]]))
         array([[-0.25, -0.25, -0.25, -0.25,  0.5 ,  0.5 ,  0.5 ,  0.5 ]])
+
+        At the centroid of a TRI6, the corners weigh -1/9 and the mid-side nodes 4/9:
+
+        >>> reference_element("tri6").shape(np.array([[1 / 3, 1 / 3]])) * 9
+        array([[-1., -1., -1.,  4.,  4.,  4.]])
+
+        Each QUAD9 function is 1 at its own node and 0 at the others:
+
+        >>> element = reference_element("quad9")
+        >>> np.array_equal(element.shape(element.nodes), np.eye(9))
+        True
         """
         return self._shape(_split(xi, self.dimension))
 
     def grad(self, xi: np.ndarray) -> np.ndarray:
-        """Reference derivatives ``dN[q, i, b] = dN_i/dxi_b (xi_q)``.
+        r"""Reference derivatives ``dN[q, i, b] = dN_i/dxi_b (xi_q)``.
+
+        For the triangles, with :math:`\nabla L_0 = (-1, -1)`,
+        :math:`\nabla L_1 = (1, 0)`, :math:`\nabla L_2 = (0, 1)`:
+        :math:`\nabla N_i^{TRI6, corner} = (4 L_i - 1) \nabla L_i` and
+        :math:`\nabla N_{ij}^{TRI6, mid} = 4 (L_i \nabla L_j + L_j \nabla L_i)`.
+        For QUAD9, :math:`\partial_\xi N_i = \ell'_{\xi_i}(\xi)\, \ell_{\eta_i}(\eta)`
+        and likewise in :math:`\eta`. The derivatives of every element sum
+        to zero over its nodes (the functions sum to 1):
+
+        >>> bool(np.allclose(reference_element("tri6").grad(np.array([[0.2, 0.3]])).sum(axis=1), 0.0))
+        True
 
         Parameters
         ----------
@@ -209,6 +299,9 @@ class ReferenceElement:
 ELEMENTS: dict[str, ReferenceElement] = {
     "quad4": ReferenceElement("quad4", 2, _CORNERS.copy(), _quad4_shape, _quad4_grad),
     "quad8": ReferenceElement("quad8", 2, np.vstack([_CORNERS, _MIDS]), _quad8_shape, _quad8_grad),
+    "quad9": ReferenceElement("quad9", 2, _QUAD9_NODES.copy(), _quad9_shape, _quad9_grad),
+    "tri3": ReferenceElement("tri3", 2, _TRI_CORNERS.copy(), _tri3_shape, _tri3_grad),
+    "tri6": ReferenceElement("tri6", 2, np.vstack([_TRI_CORNERS, _TRI_MIDS]), _tri6_shape, _tri6_grad),
     "seg2": ReferenceElement("seg2", 1, np.array([[-1.0], [1.0]]), _seg2_shape, _seg2_grad),
     "seg3": ReferenceElement("seg3", 1, np.array([[-1.0], [1.0], [0.0]]), _seg3_shape, _seg3_grad),
 }

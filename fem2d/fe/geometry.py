@@ -64,10 +64,8 @@ def check_jacobians(det: np.ndarray, kind: str, group: str | None = None, offset
 
 def _check_kind(block: CellBlock, dimension: int, group: str | None) -> None:
     if block.dimension != dimension:
-        raise MeshError(
-            f"{_where(group)}: expected {'2D cells (quad4/quad8)' if dimension == 2 else 'edges (seg2/seg3)'}, "
-            f"got {block.kind}"
-        )
+        expected = "2D cells (tri3/tri6/quad4/quad8/quad9)" if dimension == 2 else "edges (seg2/seg3)"
+        raise MeshError(f"{_where(group)}: expected {expected}, got {block.kind}")
 
 
 @dataclass(frozen=True)
@@ -139,7 +137,7 @@ def cell_geometry(
     points : ndarray, shape (n_nodes, 2)
         Node coordinates (m).
     block : CellBlock
-        QUAD4 or QUAD8 cells.
+        2D cells (TRI3, TRI6, QUAD4, QUAD8, QUAD9).
     rule : QuadratureRule, optional
         Default: :func:`~fem2d.fe.quadrature.gauss_rule` ``(block.kind)``.
     group : str, optional

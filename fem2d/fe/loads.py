@@ -158,7 +158,7 @@ def body_force_vectors(
     ----------
     points : ndarray, shape (n_nodes, 2)
     block : CellBlock
-        QUAD4 or QUAD8 cells.
+        2D cells (TRI3, TRI6, QUAD4, QUAD8, QUAD9).
     force : (bx, by) or callable ``(x, y) -> (bx, by)``
         Body force density (N/m^3).
     thickness : float

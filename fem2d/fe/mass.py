@@ -12,6 +12,9 @@ from fem2d.mesh.mesh import CellBlock
 
 LUMPINGS = ("consistent", "lumped", "row_sum", "hrz")
 
+#: Cell kinds whose shape functions all integrate to positive values (row-sum lumping allowed).
+ROW_SUM_KINDS = ("tri3", "quad4", "quad9")
+
 #: Cells per chunk when building element matrices, to bound the temporaries.
 CHUNK = 16384
 
@@ -44,13 +47,14 @@ def scalar_mass_matrices(
     points : ndarray, shape (n_nodes, 2)
         Node coordinates (m).
     block : CellBlock
-        QUAD4 or QUAD8 cells.
+        2D cells (TRI3, TRI6, QUAD4, QUAD8, QUAD9).
     rho : float
         Density (kg/m^3).
     thickness : float
         Thickness (m).
     rule : QuadratureRule, optional
-        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8): exact on parallelograms.
+        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8, QUAD9), degree 2 (TRI3), 4 (TRI6):
+        exact on parallelograms and straight-sided triangles.
     group : str, optional
         Group name, for error messages.
 
@@ -86,14 +90,23 @@ def lumped_masses(
     With :math:`m_{ij}` the consistent mass (:func:`scalar_mass_matrices`) and
     :math:`m_e = t \int \rho\, dA` the element mass:
 
-    * ``"row_sum"``: :math:`m_i = \sum_j m_{ij} = t \int \rho N_i\, dA`. Right for
-      QUAD4 (all positive); the QUAD8 corner values are negative
-      (:math:`\int N_{corner} = -1/3` on the square), so it is refused there.
+    * ``"row_sum"``: :math:`m_i = \sum_j m_{ij} = t \int \rho N_i\, dA`. Right
+      where every shape function integrates to a positive value: TRI3 (1/3 of
+      the mass at each corner), QUAD4 and QUAD9 (on a parallelogram the
+      tensor-product Simpson weights: 1/36 at a corner, 4/36 at a mid-side node,
+      16/36 at the centre). Refused for QUAD8, whose corner values are negative
+      (:math:`\int N_{corner} = -1/3` on the square), and TRI6, whose corner
+      values are zero (:math:`\int L_i (2 L_i - 1) = 0`): a corner node
+      without mass has no inertia, a singular lumped mass matrix.
     * ``"hrz"`` (Hinton, Rock & Zienkiewicz 1976):
       :math:`m_i = m_{ii}\, m_e / \sum_k m_{kk}`, the consistent diagonal scaled
       to the element mass. Always positive; on a rectangular QUAD8 the corners
-      get 3/76 and the mid-side nodes 16/76 of the mass (row-sum: -1/12 and 1/3).
-    * ``"lumped"``: row-sum for QUAD4, HRZ for QUAD8.
+      get 3/76 and the mid-side nodes 16/76 of the mass (row-sum: -1/12 and 1/3);
+      on a straight-sided TRI6 (consistent diagonal :math:`6 A/180` at a corner,
+      :math:`32 A/180` at a mid-side node) the corners get 3/57 and the mid-side
+      nodes 16/57 (row-sum: 0 and 1/3); on TRI3, QUAD4 and a parallelogram
+      QUAD9 it equals row-sum.
+    * ``"lumped"``: row-sum for TRI3, QUAD4 and QUAD9, HRZ for TRI6 and QUAD8.
 
     Every lumping keeps the element mass, so a rigid translation acceleration
     gives the same total inertia force as the consistent matrix.
@@ -111,14 +124,21 @@ def lumped_masses(
     >>> xy = np.array([[0, 0], [2, 0], [2, 1], [0, 1], [1, 0], [2, 0.5], [1, 1], [0, 0.5]])
     >>> lumped_masses(xy, CellBlock("quad8", np.arange(8)[None]), rho=76.0, lumping="hrz")
     array([[ 6.,  6.,  6.,  6., 32., 32., 32., 32.]])
+
+    A right TRI6 of legs 2 m (area 2 m^2) and mass 114 kg:
+
+    >>> xy = np.array([[0, 0], [2, 0], [0, 2], [1, 0], [1, 1], [0, 1]])
+    >>> lumped_masses(xy, CellBlock("tri6", np.arange(6)[None]), rho=57.0).round(12)
+    array([[ 6.,  6.,  6., 32., 32., 32.]])
     """
     if lumping == "lumped":
-        lumping = "row_sum" if block.kind == "quad4" else "hrz"
+        lumping = "row_sum" if block.kind in ROW_SUM_KINDS else "hrz"
     if lumping not in ("row_sum", "hrz"):
         raise InputError(f"mass lumping must be one of {', '.join(LUMPINGS[1:])}, got {lumping!r}")
-    if lumping == "row_sum" and block.kind != "quad4":
+    if lumping == "row_sum" and block.kind not in ROW_SUM_KINDS:
+        what = "zero" if block.kind == "tri6" else "negative"
         raise InputError(
-            f"row-sum lumping gives negative corner masses for {block.kind} cells; use 'hrz' (or 'lumped')"
+            f"row-sum lumping gives {what} corner masses for {block.kind} cells; use 'hrz' (or 'lumped')"
         )
     m = scalar_mass_matrices(points, block, rho, thickness, rule, group)
     if lumping == "row_sum":
@@ -154,14 +174,14 @@ def mass_matrices(
     points : ndarray, shape (n_nodes, 2)
         Node coordinates (m).
     block : CellBlock
-        QUAD4 or QUAD8 cells.
+        2D cells (TRI3, TRI6, QUAD4, QUAD8, QUAD9).
     rho : float
         Density (kg/m^3).
     thickness : float
         Thickness (m).
     lumping : {"consistent", "lumped", "row_sum", "hrz"}
     rule : QuadratureRule, optional
-        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8).
+        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8, QUAD9), degree 2 (TRI3), 4 (TRI6).
     group : str, optional
         Group name, for error messages.
 

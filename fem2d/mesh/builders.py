@@ -1,7 +1,8 @@
 """Gmsh-API builders of the structured meshes used by the cases.
 
 Each builder opens its own Gmsh model, meshes it with transfinite (mapped)
-quadrangles, reads the nodes and physical groups back into a :class:`Mesh`
+quadrangles (QUAD4, QUAD8, QUAD9) or triangles (TRI3, TRI6: each mapped
+quadrangle cut along a diagonal), reads the nodes and physical groups back into a :class:`Mesh`
 and closes Gmsh again, so that builders can be called from any thread or
 worker process.
 """
@@ -16,10 +17,19 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from fem2d.errors import MeshError
-from fem2d.mesh.mesh import NODES_PER_CELL, CellBlock, Mesh, compact
+from fem2d.mesh.mesh import NODES_PER_CELL, SURFACE_KINDS, CellBlock, Mesh, compact
 
 #: Gmsh element type number -> our cell kind.
-GMSH_KIND = {15: "point", 1: "seg2", 8: "seg3", 3: "quad4", 16: "quad8"}
+GMSH_KIND = {15: "point", 1: "seg2", 8: "seg3", 2: "tri3", 9: "tri6", 3: "quad4", 16: "quad8", 10: "quad9"}
+
+#: Node order that reverses a cell's orientation (first corner kept).
+REVERSED_ORDER = {
+    "tri3": [0, 2, 1],
+    "tri6": [0, 2, 1, 5, 4, 3],
+    "quad4": [0, 3, 2, 1],
+    "quad8": [0, 3, 2, 1, 7, 6, 5, 4],
+    "quad9": [0, 3, 2, 1, 7, 6, 5, 4, 8],
+}
 
 _GMSH_LOCK = threading.Lock()  # Gmsh holds one global model per process
 
@@ -50,9 +60,12 @@ def _signal_handlers_kept() -> Iterator[None]:
 
 
 def _mesh_with_gmsh(build: Callable, element: str, source: str) -> Mesh:
-    """Run ``build(gmsh)`` (geometry and physical groups), mesh, read back."""
-    if element not in ("quad4", "quad8"):
-        raise MeshError(f"{source}: element must be 'quad4' or 'quad8', got {element!r}")
+    """Run ``build(gmsh)`` (geometry and physical groups), mesh, read back.
+
+    Quadrangles come from recombining every surface; second-order cells from
+    ``setOrder(2)`` (incomplete, i.e. serendipity, for QUAD8)."""
+    if element not in SURFACE_KINDS:
+        raise MeshError(f"{source}: element must be one of {', '.join(SURFACE_KINDS)}, got {element!r}")
     gmsh = _gmsh(source)
     with _GMSH_LOCK, _signal_handlers_kept():
         gmsh.initialize(readConfigFiles=False, interruptible=False)
@@ -61,9 +74,12 @@ def _mesh_with_gmsh(build: Callable, element: str, source: str) -> Mesh:
             gmsh.model.add(source)
             build(gmsh)
             gmsh.model.geo.synchronize()
+            if element.startswith("quad"):
+                for _, surface in gmsh.model.getEntities(2):
+                    gmsh.model.mesh.setRecombine(2, surface)
             gmsh.model.mesh.generate(2)
-            if element == "quad8":
-                gmsh.option.setNumber("Mesh.SecondOrderIncomplete", 1)
+            if element in ("quad8", "quad9", "tri6"):
+                gmsh.option.setNumber("Mesh.SecondOrderIncomplete", int(element == "quad8"))
                 gmsh.model.mesh.setOrder(2)
             return _read_gmsh_model(gmsh, source)
         finally:
@@ -112,7 +128,6 @@ def _structured_rectangle(gmsh, x0: float, y0: float, x1: float, y1: float, nx: 
     for edge, n in zip(edges, (nx, ny, nx, ny)):
         geo.mesh.setTransfiniteCurve(edge, n + 1)
     geo.mesh.setTransfiniteSurface(surface, cornerTags=corners)
-    geo.mesh.setRecombine(2, surface)
     return corners, edges, surface
 
 
@@ -121,12 +136,12 @@ def _orient_counter_clockwise(mesh: Mesh) -> Mesh:
     for name, block in mesh.groups.items():
         if block.dimension != 2:
             continue
-        x = mesh.points[block.nodes[:, :4]]
+        x = mesh.points[block.corners]
         # shoelace area of the corner polygon
         area = 0.5 * np.sum(x[:, :, 0] * np.roll(x[:, :, 1], -1, 1) - np.roll(x[:, :, 0], -1, 1) * x[:, :, 1], 1)
         flip = area < 0
         if flip.any():
-            order = [0, 3, 2, 1] if block.kind == "quad4" else [0, 3, 2, 1, 7, 6, 5, 4]
+            order = REVERSED_ORDER[block.kind]
             nodes = block.nodes.copy()
             nodes[flip] = nodes[flip][:, order]
             mesh.groups[name] = CellBlock(block.kind, nodes)

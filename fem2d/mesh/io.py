@@ -14,10 +14,13 @@ from pathlib import Path
 import numpy as np
 
 from fem2d.errors import MeshError
-from fem2d.mesh.mesh import CellBlock, Mesh
+from fem2d.mesh.mesh import CELL_DIMENSION, CellBlock, Mesh
 
 #: our cell kind <-> meshio cell type (the node orderings agree).
-MESHIO_TYPE = {"point": "vertex", "seg2": "line", "seg3": "line3", "quad4": "quad", "quad8": "quad8"}
+MESHIO_TYPE = {
+    "point": "vertex", "seg2": "line", "seg3": "line3", "tri3": "triangle", "tri6": "triangle6",
+    "quad4": "quad", "quad8": "quad8", "quad9": "quad9",
+}
 KIND_OF_MESHIO = {v: k for k, v in MESHIO_TYPE.items()}
 
 
@@ -47,7 +50,7 @@ def from_meshio(m, source: str = "<meshio>") -> Mesh:
         name_of = {(int(v[1]), int(v[0])): k for k, v in m.field_data.items()}
         for block, tags in zip(m.cells, physical):
             kind = _kind(block.type, source)
-            dim = {"point": 0, "seg2": 1, "seg3": 1, "quad4": 2, "quad8": 2}[kind]
+            dim = CELL_DIMENSION[kind]
             for tag in np.unique(tags):
                 name = name_of.get((dim, int(tag)), f"{dim}:{int(tag)}")
                 groups.setdefault(name, []).append(CellBlock(kind, block.data[tags == tag]))

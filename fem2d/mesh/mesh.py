@@ -1,13 +1,17 @@
 """The mesh: node coordinates and named groups of cells.
 
 A :class:`Mesh` is plain data. Every group holds cells of one kind, as
-code_aster's ``GROUP_MA`` usually do: ``PATIN`` is a block of QUAD4 (or QUAD8)
-cells, ``LESC`` a block of SEG2 (or SEG3) edges, ``A`` a single POINT cell.
-Node ordering follows Gmsh, meshio and VTK:
+code_aster's ``GROUP_MA`` usually do: ``PATIN`` is a block of QUAD4 (or TRI3,
+TRI6, QUAD8, QUAD9) cells, ``LESC`` a block of SEG2 (or SEG3) edges, ``A`` a
+single POINT cell. Node ordering follows Gmsh, meshio and VTK:
 
+* ``tri3``: corners counter-clockwise;
+* ``tri6``: corners counter-clockwise, then the mid-side nodes of the edges
+  (0,1), (1,2), (2,0);
 * ``quad4``: corners counter-clockwise;
 * ``quad8``: corners counter-clockwise, then the mid-side nodes of the edges
   (0,1), (1,2), (2,3), (3,0);
+* ``quad9``: the QUAD8 nodes, then the centre node;
 * ``seg2``: the two ends; ``seg3``: the two ends, then the middle node;
 * ``point``: one node.
 """
@@ -21,10 +25,22 @@ import numpy as np
 from fem2d.errors import MeshError
 
 #: Number of nodes of each cell kind.
-NODES_PER_CELL: dict[str, int] = {"point": 1, "seg2": 2, "seg3": 3, "quad4": 4, "quad8": 8}
+NODES_PER_CELL: dict[str, int] = {
+    "point": 1, "seg2": 2, "seg3": 3, "tri3": 3, "tri6": 6, "quad4": 4, "quad8": 8, "quad9": 9,
+}
 
 #: Topological dimension of each cell kind.
-CELL_DIMENSION: dict[str, int] = {"point": 0, "seg2": 1, "seg3": 1, "quad4": 2, "quad8": 2}
+CELL_DIMENSION: dict[str, int] = {
+    "point": 0, "seg2": 1, "seg3": 1, "tri3": 2, "tri6": 2, "quad4": 2, "quad8": 2, "quad9": 2,
+}
+
+#: Number of corner (vertex) nodes of each cell kind; they come first in the node order.
+CORNERS_PER_CELL: dict[str, int] = {
+    "point": 1, "seg2": 2, "seg3": 2, "tri3": 3, "tri6": 3, "quad4": 4, "quad8": 4, "quad9": 4,
+}
+
+#: The 2D cell kinds (elements of a body).
+SURFACE_KINDS = tuple(kind for kind, dim in CELL_DIMENSION.items() if dim == 2)
 
 
 @dataclass(frozen=True)
@@ -43,6 +59,11 @@ class CellBlock:
     @property
     def dimension(self) -> int:
         return CELL_DIMENSION[self.kind]
+
+    @property
+    def corners(self) -> np.ndarray:
+        """The corner nodes of each cell, ``nodes[:, :n_corners]`` (counter-clockwise for 2D cells)."""
+        return self.nodes[:, : CORNERS_PER_CELL[self.kind]]
 
     def __len__(self) -> int:
         return len(self.nodes)

@@ -122,7 +122,7 @@ class DirectAnalysis:
             nodes = np.unique(np.concatenate([zone.boundary_nodes for zone in system.zones]))
             # a rigid plane's two prescribed end nodes belong to no cell and carry no mass
             bodies = system.mesh.cells_of_dimension(2).values()
-            in_cells = np.unique(np.concatenate([b.nodes[:, :4].ravel() for b in bodies]))
+            in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
             scheme = scheme.modified_mass(system, nodes[np.isin(nodes, in_cells)])
         stepper = NewmarkStepper(system, scheme, get_solver(self.solver), coupling)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system))

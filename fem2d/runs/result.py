@@ -59,6 +59,13 @@ class Result:
         """True when every check passed."""
         return all(c["passed"] for c in self.checks)
 
+    def mesh_record(self) -> dict[str, Any]:
+        """The mesh that was run: node count and the kinds of its 2D cells (the
+        elements actually used, whatever the settings asked for)."""
+        mesh = self.fields.system.mesh
+        kinds = sorted({block.kind for block in mesh.groups.values() if block.dimension == 2})
+        return {"n_nodes": mesh.n_nodes, "elements": kinds}
+
     def to_json(self) -> dict[str, Any]:
         """The ``result.json`` document of SPEC section 6 (a run of a case)."""
         if self.case is None:
@@ -68,6 +75,7 @@ class Result:
             "version": fem2d.__version__,
             "settings": self.case.settings,
             "overrides": self.case.overrides,
+            "mesh": self.mesh_record(),
             "quantities": self.quantities,
             "checks": self.checks,
             "unchecked": self.unchecked,
