@@ -48,7 +48,7 @@ def test_seg3_nodal_rule_is_simpson():
 def test_no_nodal_rule_for_quad8_and_bad_inputs():
     with pytest.raises(InputError, match="quad8"):
         nodal_rule("quad8")
-    with pytest.raises(InputError, match="tri3"):
-        gauss_rule("tri3")
+    with pytest.raises(InputError, match="tri10"):
+        gauss_rule("tri10")
     with pytest.raises(InputError, match="positive integer"):
         gauss_legendre(0)
