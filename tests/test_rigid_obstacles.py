@@ -404,3 +404,31 @@ def test_a_circle_composed_in_python_is_the_case_files(tmp_path):
     assert composed.histories["normal_force"].max() > 0.1
     np.testing.assert_array_equal(composed.histories["normal_force"], from_file.histories["normal_force"])
     assert composed.quantities == from_file.quantities
+
+
+def test_a_bar_pushed_onto_a_circle_settles_where_the_geometry_says_with_the_load_as_reaction(tmp_path):
+    """A traction P = 2 Pa on the bar's left end (resultant P H = 0.2 N) pushes
+    it, damped (C = 20 M), onto the circle of centre (1.25, 0.05), R = 0.2:
+    at rest the contact is the mid-face node alone, at the circle's leftmost
+    point (1.05, 0.05) with normal -x, carrying the whole load: F_n = P H
+    (the circle's reaction is the applied load), no tangential force."""
+    load = ('[[loads]]\ntype = "traction"\ngroup = "BAR_LEFT"\nvector = [2.0, 0.0]\n'
+            '[[materials]]\ngroup = "BAR"\nE = 100.0\nnu = 0.0\nrho = 1.0\nrayleigh = [20.0, 0.0]\n')
+    path = write_case(tmp_path, circle_case(0.2) + load, (0.0, 0.0))
+    text = open(path).read().replace('[[materials]]\ngroup = "BAR"\nE = 100.0\nnu = 0.0\nrho = 1.0\n\n', "", 1)
+    text = text.replace('[[materials]]\ngroup = "BAR"\nE = 100.0\nnu = 0.0\nrho = 1.0\n[contact]', "[contact]", 1)
+    text = text.replace("end = 0.3", "end = 4.0").replace("dt = 0.0025", "dt = 0.01")
+    open(path, "w").write(text)
+    result = run(path)
+    h = result.histories
+    assert h["normal_force"][-1] == pytest.approx(2.0 * 0.1, rel=1e-6)
+    assert abs(h["tangential_force"][-1]) < 1e-12
+    zone = result.fields.system.zones[0]
+    points = result.fields.system.mesh.points[zone.slave_nodes]
+    mid = np.flatnonzero(np.isclose(points[:, 1], 0.05))[0]
+    assert h["slave_normal_force"][-1, mid] == pytest.approx(0.2, rel=1e-6)
+    assert np.abs(np.delete(h["slave_normal_force"][-1], mid)).max() == 0.0
+    system, node = result.fields.system, zone.slave_nodes[mid]
+    x = system.mesh.points[node] + result.fields.final_state.u[system.free_index[[2 * node, 2 * node + 1]]]
+    assert x == pytest.approx([1.05, 0.05], abs=1e-12)
+    assert np.abs(result.fields.final_state.v).max() < 1e-9  # at rest
