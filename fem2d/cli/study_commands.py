@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fem2d.errors import InputError
+from fem2d.errors import FieldError, InputError
 
 
 def _add_common(p, workers_default: int | None, workers_help: str) -> None:
@@ -184,7 +184,10 @@ def _cmd_compare(args) -> int:
     from fem2d.linalg import get_solver
 
     for name in _list(args.solvers):  # an unknown or absent backend is one line now, not a failed row per run
-        get_solver(name)
+        try:
+            get_solver(name)
+        except FieldError as exc:  # --solvers sets each run's solver.linear
+            raise InputError(f"{case.where}: solver.linear: {exc.message}") from None
     specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root, schemes)
     for spec in specs:  # bad names fail here, once, rather than in every run
         load_case(args.case, spec.overrides)

@@ -1,4 +1,4 @@
-"""Direct sparse solvers behind one interface, chosen by name (``solver.linear``).
+"""Direct sparse solvers behind one interface, chosen by name (a case's ``solver.linear``).
 
 The backends register when this package's names are first used (importing
 :mod:`fem2d.linalg.default`, the one that picks the default, loads neither NumPy nor SciPy).

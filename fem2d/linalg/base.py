@@ -9,7 +9,44 @@ from typing import Protocol
 import numpy as np
 import scipy.sparse as sp
 
-from fem2d.errors import InputError, SolverUnavailableError
+from fem2d.errors import FieldError, NumericalError, SolverUnavailableError
+
+#: What a singular K_eff most likely means, said by every backend.
+SINGULAR_CAUSE = "likely cause: a body not held by supports or a zero mass or stiffness"
+
+#: Relative error of the probe solve above which a factorised matrix is taken as singular:
+#: a regular stiffness recovers the probe to 1e-9 or better, a singular one misses it by O(1).
+PROBE_TOLERANCE = 1e-2
+
+
+def singular_matrix_error(solver: str, detail: str) -> NumericalError:
+    """The one-line error of a factorisation of a singular matrix, for every backend."""
+    return NumericalError(f"linear solver {solver!r}: the matrix is singular ({detail}); {SINGULAR_CAUSE}")
+
+
+def probe_error(matrix: sp.spmatrix, factor: Factorization) -> float:
+    r"""Relative error of the factorisation on a known solution: with a fixed
+    random :math:`x_0`,
+
+    .. math::
+
+        e = \frac{\lVert F^{-1}(A x_0) - x_0 \rVert}{\lVert x_0 \rVert},
+
+    about :math:`\kappa(A)\,\varepsilon` for a regular matrix and of order one
+    (or not finite) for a singular one, whose null-space component of
+    :math:`x_0` the solve cannot recover. One solve per factorisation.
+
+    >>> import scipy.sparse as sp
+    >>> from fem2d.linalg.superlu import SuperLUFactorization
+    >>> a = sp.csr_matrix([[2.0, -1.0], [-1.0, 2.0]])
+    >>> probe_error(a, SuperLUFactorization(a)) < 1e-14
+    True
+    """
+    x0 = np.random.default_rng(0).standard_normal(matrix.shape[0])
+    with np.errstate(all="ignore"):
+        x = factor.solve(matrix @ x0)
+        error = float(np.linalg.norm(x - x0) / np.linalg.norm(x0))
+    return error if np.isfinite(error) else float("inf")
 
 
 class Factorization(Protocol):
@@ -46,16 +83,25 @@ class SolverBackend:
     def factorize(self, matrix: sp.spmatrix, boundary: np.ndarray | None = None) -> Factorization:
         if not self.available():
             raise SolverUnavailableError(
-                f"solver.linear = {self.name!r} needs a package that is not installed; {self.install}"
+                f"linear solver {self.name!r} needs a package that is not installed; {self.install}"
             )
         matrix = sp.csr_matrix(matrix, dtype=float)
         if matrix.shape[0] != matrix.shape[1]:
             raise ValueError(f"{self.name}: matrix must be square, got {matrix.shape}")
-        if boundary is not None:
-            if not self.schur:
-                raise ValueError(f"{self.name}: no Schur complement facility")
-            return self.factorize_fn(matrix, boundary)
-        return self.factorize_fn(matrix)
+        if boundary is not None and not self.schur:
+            raise ValueError(f"{self.name}: no Schur complement facility")
+        try:
+            factor = self.factorize_fn(matrix) if boundary is None else self.factorize_fn(matrix, boundary)
+            error = probe_error(matrix, factor) if matrix.shape[0] else 0.0
+        except NumericalError:
+            raise
+        except (RuntimeError, ValueError, np.linalg.LinAlgError) as exc:
+            # SuperLU: "Factor is exactly singular"; CHOLMOD: "Matrix is not positive definite!"
+            raise singular_matrix_error(self.name, " ".join(str(exc).split())) from None
+        if error > PROBE_TOLERANCE:
+            # SuperLU, PARDISO LDL^T and LU pivot on round-off and return an answer of the order of 1e13
+            raise singular_matrix_error(self.name, f"a probe solve misses its known solution by {error:.1e}")
+        return factor
 
 
 _REGISTRY: dict[str, SolverBackend] = {}
@@ -72,12 +118,14 @@ def register(backend: SolverBackend) -> SolverBackend:
 
 
 def get_solver(name: str) -> SolverBackend:
-    """The backend called ``name``; unknown names give a one-line InputError."""
+    """The backend called ``name``; an unknown name is a :class:`~fem2d.errors.FieldError`
+    (an InputError: owner ``linear solver``, field ``name``) that the case layer words with its key."""
     _register_all()
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise InputError(f"solver.linear: unknown solver {name!r}; expected one of {sorted(_REGISTRY)}") from None
+        message = f"unknown solver {name!r}; expected one of {sorted(_REGISTRY)}"
+        raise FieldError("linear solver", "name", message) from None
 
 
 def solver_names(installed_only: bool = False) -> list[str]:

@@ -35,11 +35,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.errors import NumericalError
-from fem2d.linalg.base import SolverBackend, register
+from fem2d.linalg.base import SINGULAR_CAUSE, SolverBackend, register, singular_matrix_error
 from fem2d.linalg.default import mkl_runtime
 
 _INSTALL = "install MKL with `pip install mkl` (a dependency of fem2d on x86_64)"
 _PTR = ctypes.c_void_p
+
+
+#: The backend name of each PARDISO matrix type, for messages.
+MTYPE_NAMES = {2: "pardiso-cholesky", -2: "pardiso-ldlt", 11: "pardiso"}
 
 
 def _available() -> bool:
@@ -112,11 +116,10 @@ class PardisoFactorization:
             self._perm.ctypes.data_as(_PTR), _int(nrhs), self._iparm.ctypes.data_as(_PTR), _int(0),
             b.ctypes.data_as(_PTR), x.ctypes.data_as(_PTR), ctypes.byref(error),
         )  # fmt: skip
+        if error.value == -4:
+            raise singular_matrix_error(MTYPE_NAMES[self.mtype], f"MKL PARDISO phase {phase}: error -4 (a zero pivot)")
         if error.value != 0:
-            cause = "a zero pivot: the matrix is singular or not positive definite" if error.value == -4 else ""
-            raise NumericalError(f"MKL PARDISO phase {phase} failed with error {error.value}"
-                                 f"{' (' + cause + ')' if cause else ''}; likely cause: a body not held by supports "
-                                 "or a zero mass or stiffness")
+            raise NumericalError(f"MKL PARDISO phase {phase} failed with error {error.value}; {SINGULAR_CAUSE}")
 
     def _sweep(self, phase: int, b: np.ndarray) -> np.ndarray:
         b = np.asarray(b, dtype=float)

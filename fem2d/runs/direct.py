@@ -22,7 +22,7 @@ from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
-from fem2d.errors import ConvergenceError, ModelError
+from fem2d.errors import ConvergenceError, FieldError, ModelError
 from fem2d.linalg import get_solver
 from fem2d.linalg.default import default_solver
 from fem2d.model.contact import Contact
@@ -105,6 +105,10 @@ class DirectAnalysis:
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
         """Assemble, integrate, post-process; ``progress(t)`` follows the simulated time."""
         t_start = time.perf_counter()
+        try:
+            backend = get_solver(self.solver)
+        except FieldError as exc:  # the solver names itself; the case layer names its key
+            raise ModelError(self, "solver", exc.message) from None
         system = self.model.assemble()
         report_dof = self.report.dof(system.mesh)
         t_model = time.perf_counter() - t_start
@@ -124,7 +128,7 @@ class DirectAnalysis:
             bodies = system.mesh.cells_of_dimension(2).values()
             in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
             scheme = scheme.modified_mass(system, nodes[np.isin(nodes, in_cells)])
-        stepper = NewmarkStepper(system, scheme, get_solver(self.solver), coupling)
+        stepper = NewmarkStepper(system, scheme, backend, coupling)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system))
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
