@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.case.references import ExactReference, NoExactSolution
 
 if TYPE_CHECKING:
+    from fem2d.exact.bars import BarImpact
     from fem2d.model.system import System
 
 
@@ -59,22 +62,29 @@ def _ramp(function) -> tuple[tuple[float, ...], tuple[float, ...]]:
     raise NoExactSolution(f"the load factor {type(function).__name__} is not piecewise linear")
 
 
-def sliding_block(case: Case, system: System) -> ExactReference:
-    r"""The rigid block on a horizontal support (SDNV104's analytic model).
+@dataclass(frozen=True)
+class RigidBlock:
+    """A free body on one horizontal contact zone, reduced to its rigid translation:
+    mass, spring stiffness in x, tangential and normal load resultants (Ft signed,
+    Fn pressing it on the support), their common load factor and the zone's mu."""
 
-    The finite-element model reduced to its rigid translation
-    :math:`\mathbf t_x` (all free x dofs): :math:`m = \mathbf t_x^T M \mathbf t_x`,
+    mass: float
+    stiffness: float
+    ft: float
+    fn: float
+    ramp_t: tuple[float, ...]
+    ramp_r: tuple[float, ...]
+    mu: float
+
+
+def rigid_block(case: Case, system: System) -> RigidBlock:
+    r"""The finite-element model reduced to its rigid translation :math:`\mathbf t_x`
+    (all free x dofs): :math:`m = \mathbf t_x^T M \mathbf t_x`,
     :math:`k = \mathbf t_x^T K_{springs} \mathbf t_x`, :math:`F_t = \mathbf t_x^T \mathbf f`,
-    :math:`F_n = -\mathbf t_y^T \mathbf f`, the loads' common factor r(t) and
-    ``contact.mu``; solved event by event by :func:`fem2d.exact.sliding_block.solve`.
-    Quantities: ``x_at_T``, ``x_ext_k``, ``t_ext_k``, ``x_rest``, ``t_rest`` of the
-    reported DX; the curve is x(t).
-    """
-    from fem2d.exact.sliding_block import SlidingBlock, solve
-    from fem2d.post.extrema import time_label
-
-    s = case.settings
-    zones = s["contact"] if isinstance(s["contact"], list) else [s["contact"]]
+    :math:`F_n = -\mathbf t_y^T \mathbf f`, the loads' common factor r(t) and the
+    zone's ``mu``; raises NoExactSolution unless the body slides as a rigid block on
+    one horizontal meshed support, from rest, reported by a free DX."""
+    zones = tables_of(case.settings["contact"])
     if len(system.zones) != 1 or len(zones) != 1 or zones[0].get("master") is None:
         raise NoExactSolution("the rigid block needs exactly one contact zone on a meshed master")
     mesh = system.mesh
@@ -98,21 +108,42 @@ def sliding_block(case: Case, system: System) -> ExactReference:
         abs(body).sum()
     ):
         raise NoExactSolution("a free body is tied to a fixed node: it is not a free rigid block")
-    if mass <= 0.0 or stiffness <= 0.0:
-        raise NoExactSolution("the block needs a mass and a spring in x")
-    if s["report"]["component"] != "dx" or not free[2 * _node_of(case, system, "report.node")]:
+    if mass <= 0.0:
+        raise NoExactSolution("the block has no mass")
+    if case.get("report.component") != "dx" or not free[2 * _node_of(case, system, "report.node")]:
         raise NoExactSolution("the reported dof is not a free DX of the block")
     ft = sum(float(tx @ load.vector) for load in system.loads)
     fn = -sum(float(ty @ load.vector) for load in system.loads)
-    ramp_t, ramp_r = _ramp(_common_function(system, [tx, ty]))
-    mu = zones[0]["mu"]
     if fn <= 0.0:
         raise NoExactSolution("the loads do not press the block on the support")
-    sign = 1.0 if ft >= 0.0 else -1.0
-    block = SlidingBlock(mass, stiffness, mu, sign * ft, fn, ramp_t, ramp_r)
-    t_end = s["time"]["end"]
+    ramp_t, ramp_r = _ramp(_common_function(system, [tx, ty]))
+    return RigidBlock(mass, stiffness, ft, fn, ramp_t, ramp_r, zones[0]["mu"])
+
+
+def _at_times(case: Case) -> dict[str, float]:
+    """``{"x_at_1.70": 1.70, ...}``: the reported times inside the run."""
+    from fem2d.post.extrema import time_label
+
+    t_end = case.get("time.end")
+    return {f"x_at_{time_label(t)}": t for t in case.get("report.at_times") if t <= t_end}
+
+
+def sliding_block(case: Case, system: System) -> ExactReference:
+    r"""The rigid block on a horizontal support held by springs (SDNV104's analytic
+    model): :func:`rigid_block`, solved event by event by
+    :func:`fem2d.exact.sliding_block.solve`. Quantities: ``x_at_T``, ``x_ext_k``,
+    ``t_ext_k``, ``x_rest``, ``t_rest`` of the reported DX; the curve is x(t).
+    """
+    from fem2d.exact.sliding_block import SlidingBlock, solve
+
+    b = rigid_block(case, system)
+    if b.stiffness <= 0.0:
+        raise NoExactSolution("the block needs a mass and a spring in x")
+    sign = 1.0 if b.ft >= 0.0 else -1.0
+    block = SlidingBlock(b.mass, b.stiffness, b.mu, sign * b.ft, b.fn, b.ramp_t, b.ramp_r)
+    t_end = case.get("time.end")
     sol = solve(block, t_end)
-    at = {f"x_at_{time_label(t)}": t for t in s["report"]["at_times"] if t <= t_end}
+    at = _at_times(case)
     ext_t, ext_x = sol.extrema()
     rest = sol.rest()
 
@@ -132,9 +163,46 @@ def sliding_block(case: Case, system: System) -> ExactReference:
     def curve(t: np.ndarray) -> np.ndarray:
         return sign * sol.x(np.clip(np.asarray(t, dtype=float), 0.0, t_end))
 
-    params = {"mass": mass, "stiffness": stiffness, "mu": mu, "ft": ft, "fn": fn, "ramp_t": ramp_t, "ramp_r": ramp_r}
+    mass, stiffness, mu, ft, fn = b.mass, b.stiffness, b.mu, b.ft, b.fn
+    params = {"mass": mass, "stiffness": stiffness, "mu": mu, "ft": ft, "fn": fn, "ramp_t": b.ramp_t,
+              "ramp_r": b.ramp_r}
     source = f"exact: rigid block, m={mass:.6g} k={stiffness:.6g} mu={mu:g} Ft={ft:.6g} Fn={fn:.6g}, event-driven"
     return ExactReference(source, value, curve, "exact rigid block (event-driven)", params)
+
+
+def block_on_incline(case: Case, system: System) -> ExactReference:
+    r"""A block on an incline (:mod:`fem2d.exact.incline`): :func:`rigid_block` with
+    no spring, gravity tilted over the horizontal support. The loads' resultant
+    gives the slope and gravity, :math:`\tan\theta = F_t / F_n`,
+    :math:`g = \sqrt{F_t^2 + F_n^2} / m`; the load factor must be constant or a
+    linear ramp from 0 to 1. Quantities: ``x_at_T`` of the reported DX (0 when
+    :math:`\tan\theta \le \mu`); the curve is x(t).
+    """
+    from fem2d.exact.incline import incline_displacement
+
+    b = rigid_block(case, system)
+    if b.stiffness != 0.0:
+        raise NoExactSolution("a spring holds the block")
+    if b.ramp_r == (1.0,):
+        t_ramp = 0.0
+    elif len(b.ramp_t) == 2 and b.ramp_r == (0.0, 1.0):
+        t_ramp = b.ramp_t[1]
+    else:
+        raise NoExactSolution("the load factor is neither constant 1 nor a linear ramp from 0 to 1")
+    sign = 1.0 if b.ft >= 0.0 else -1.0
+    gravity, theta = float(np.hypot(b.ft, b.fn) / b.mass), float(np.arctan2(abs(b.ft), b.fn))
+    at = _at_times(case)
+
+    def curve(t: np.ndarray) -> np.ndarray:
+        return sign * incline_displacement(t, gravity, theta, b.mu, t_ramp)
+
+    def value(quantity: str) -> float | None:
+        return float(curve(at[quantity])) if quantity in at else None
+
+    source = (f"exact: block on a {np.degrees(theta):.6g} degree incline, g={gravity:.6g} mu={b.mu:g}, "
+              f"{t_ramp:g} s ramp")
+    params = {"gravity": gravity, "theta": theta, "mu": b.mu, "t_ramp": t_ramp}
+    return ExactReference(source, value, curve, "exact block on the incline", params)
 
 
 def _single_obstacle(case: Case, system: System):
@@ -259,8 +327,151 @@ def oscillator_on_stop(case: Case, system: System) -> ExactReference:
     return ExactReference(source, value, parameters={"clearance": clearance})
 
 
+@dataclass(frozen=True)
+class Bar:
+    """The first bar of a ``bars`` mesh as a 1D wave guide: length, Young's
+    modulus, density, cross-section, and the builder's parameters."""
+
+    length: float
+    young: float
+    density: float
+    area: float
+    params: dict
+
+
+def _bar(case: Case, group: str, rollers: str) -> Bar:
+    """Bar 1 of a case on the ``bars`` builder, checked one-dimensional: no
+    Poisson effect and every bar node held in the transverse direction ``rollers``."""
+    if case.get("mesh.geometry") != "bars" or case.get("mesh.file") is not None:
+        raise NoExactSolution("the exact bar needs the bars builder's mesh")
+    params = case.get("mesh.params")
+    materials = {m["group"]: m for m in case.get("materials")}
+    material = materials.get(group) or materials.get("BARS")
+    if material is None:
+        raise NoExactSolution(f"no material on {group} or BARS")
+    if material["nu"] != 0.0:
+        raise NoExactSolution("nu != 0: the bar is not one-dimensional")
+    if not any(s["group"] == "BARS" and list(s["dofs"]) == [rollers] for s in case.get("supports")):
+        raise NoExactSolution(f"the bars are not on rollers (a BARS support of {rollers} only)")
+    thickness = case.get("model.thickness") if case.get("model.hypothesis") == "plane_stress" else 1.0
+    length = float(params.get("lengths", [1.0])[0])
+    return Bar(length, material["E"], material["rho"], params.get("height", 0.05) * thickness, params)
+
+
+def _initial_velocity(case: Case, direction: int) -> float:
+    """The initial speed of bar 1 along ``direction`` (0: x, 1: y), the same for all its nodes."""
+    velocities = [tuple(i["velocity"]) for i in case.get("initial") if i["group"] in ("BAR1", "BARS")]
+    if len(velocities) > 1 or len(case.get("initial")) != len(velocities):
+        raise NoExactSolution("initial conditions on more than bar 1")
+    v = velocities[0] if velocities else (0.0, 0.0)
+    if v[1 - direction] != 0.0:
+        raise NoExactSolution("the initial velocity is not along the bar")
+    return float(v[direction])
+
+
+def _impact_reference(name: str, impact: BarImpact, t_end: float) -> ExactReference:
+    """The first contact's statistics (duration, impulse = plateau x duration, plateau
+    force) and an unchanged energy, once the contact ends inside the run."""
+    done = impact.t_end <= t_end
+    values = {"impact_1_duration": impact.duration, "impact_1_impulse": impact.force * impact.duration,
+              "impact_1_f_max": impact.force} if done else {}
+    values |= {"energy_drift": 0.0, "n_reopenings": 0.0}
+
+    def value(quantity: str) -> float | None:
+        return values.get(quantity)
+
+    return ExactReference(name, value, parameters={"t_start": impact.t_start, "duration": impact.duration,
+                                                   "force": impact.force})
+
+
+def bar_on_rigid_wall(case: Case, system: System) -> ExactReference:
+    r"""The Signorini bar (:func:`fem2d.exact.bars.bar_on_wall`): bar 1 of the
+    ``bars`` builder, its E, rho and cross-section (``mesh.params.height`` x
+    ``model.thickness``), its initial speed towards the end wall and
+    ``mesh.params.wall_gap``. Quantities: ``impact_1_duration`` (2L/c),
+    ``impact_1_impulse`` (2 m v0), ``impact_1_f_max`` (E A v0 / c), ``energy_drift``
+    and ``n_reopenings`` (0)."""
+    from fem2d.exact.bars import bar_on_wall
+
+    bar = _bar(case, "BAR1", "dy")
+    if bar.params.get("walls") != "end" or len(bar.params.get("lengths", [1.0])) != 1 or case.get("loads"):
+        raise NoExactSolution("one unloaded bar and a wall at its end")
+    v0 = _initial_velocity(case, 0)
+    if v0 <= 0.0:
+        raise NoExactSolution("the bar does not move towards the wall")
+    impact = bar_on_wall(bar.length, bar.young, bar.density, bar.area, v0, bar.params.get("wall_gap", 0.0))
+    source = (f"exact: bar on a wall, L={bar.length:g} E={bar.young:g} rho={bar.density:g} A={bar.area:g} "
+              f"v0={v0:g} (fem2d/exact/bars.py)")
+    return _impact_reference(source, impact, case.get("time.end"))
+
+
+def bar_on_bar(case: Case, system: System) -> ExactReference:
+    r"""Two identical bars (:func:`fem2d.exact.bars.two_bars`): bar 1 at its initial
+    speed hits bar 2 at rest ``mesh.params.gaps[0]`` ahead. Quantities as
+    :func:`bar_on_rigid_wall`, with the plateau E A v0 / (2c) and impulse m v0."""
+    from fem2d.exact.bars import two_bars
+
+    bar = _bar(case, "BARS", "dy")
+    lengths = bar.params.get("lengths", [1.0])
+    materials = {m["group"] for m in case.get("materials")}
+    walls = bar.params.get("walls", "none")
+    if len(lengths) != 2 or lengths[0] != lengths[1] or materials != {"BARS"} or walls != "none":
+        raise NoExactSolution("two identical bars of one material and no wall")
+    if case.get("loads"):
+        raise NoExactSolution("the bars are loaded")
+    v0 = _initial_velocity(case, 0)
+    if v0 <= 0.0:
+        raise NoExactSolution("bar 1 does not move towards bar 2")
+    impact = two_bars(bar.length, bar.young, bar.density, bar.area, v0, (bar.params.get("gaps") or [0.0])[0])
+    source = (f"exact: two bars, L={bar.length:g} E={bar.young:g} rho={bar.density:g} A={bar.area:g} v0={v0:g} "
+              "(fem2d/exact/bars.py)")
+    return _impact_reference(source, impact, case.get("time.end"))
+
+
+def bouncing_bar(case: Case, system: System) -> ExactReference:
+    r"""A vertical bar dropped on the ground (:class:`fem2d.exact.bars.BouncingBar`):
+    bar 1, gravity from its body load (:math:`g = -f_y / \rho`), the drop
+    ``mesh.params.wall_gap``. Quantities of the first contact: ``impact_1_duration``
+    (2L/c) and ``impact_1_impulse`` (2 m v + 2 m g L / c; the force grows from Z v by
+    the gravity wave, so no plateau), ``energy_drift`` and ``n_reopenings`` (0)."""
+    from fem2d.exact.bars import BouncingBar
+
+    bar = _bar(case, "BAR1", "dx")
+    if bar.params.get("walls") != "start" or not bar.params.get("vertical") or len(bar.params.get("lengths", [1])) != 1:
+        raise NoExactSolution("one vertical bar above the ground")
+    loads = case.get("loads")
+    if len(loads) != 1 or loads[0]["type"] != "body" or loads[0]["function"] != "constant":
+        raise NoExactSolution("the bar's weight as its only, constant load")
+    fx, fy = loads[0]["vector"]
+    if fx != 0.0 or fy >= 0.0 or _initial_velocity(case, 1) != 0.0:
+        raise NoExactSolution("a bar released at rest under a downward weight")
+    try:
+        bouncing = BouncingBar(bar.length, bar.young, bar.density, bar.area, -fy / bar.density,
+                               bar.params.get("wall_gap", 0.0))
+    except ValueError as exc:
+        raise NoExactSolution(str(exc)) from None
+    first = bouncing.impact(1)
+    c, m = bouncing.c, bar.density * bar.area * bar.length
+    impulse = 2.0 * m * bouncing.velocity + 2.0 * m * bouncing.g * bar.length / c
+    reference = _impact_reference("", first, case.get("time.end"))
+    done = first.t_end <= case.get("time.end")
+
+    def value(quantity: str) -> float | None:
+        if quantity == "impact_1_impulse":
+            return impulse if done else None
+        return None if quantity == "impact_1_f_max" else reference.value(quantity)
+
+    source = (f"exact: bouncing bar, L={bar.length:g} E={bar.young:g} rho={bar.density:g} g={bouncing.g:g} "
+              f"h={bouncing.drop:g} (fem2d/exact/bars.py)")
+    return ExactReference(source, value, parameters=reference.parameters)
+
+
 EXACT_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "sliding_block": sliding_block,
     "wear_on_vibrating_plane": wear_on_vibrating_plane,
     "oscillator_on_stop": oscillator_on_stop,
+    "block_on_incline": block_on_incline,
+    "bar_on_wall": bar_on_rigid_wall,
+    "two_bars": bar_on_bar,
+    "bouncing_bar": bouncing_bar,
 }

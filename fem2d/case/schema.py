@@ -325,7 +325,8 @@ EXACT = Table(
         "model": Optional(
             inner=String(),
             doc="exact solution computed for each run's settings (fem2d/case/exact_models.py: sliding_block, "
-            "wear_on_vibrating_plane, oscillator_on_stop); references without a value take theirs from it, "
+            "block_on_incline, wear_on_vibrating_plane, oscillator_on_stop, bar_on_wall, two_bars, bouncing_bar); "
+            "references without a value take theirs from it, "
             "plots draw its curve",
         ),
     },
