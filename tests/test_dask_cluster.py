@@ -22,6 +22,17 @@ def _start(args, cwd):
     return subprocess.Popen([DASK, *args], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def _scheduler_address(info: Path, deadline: float) -> str:
+    """The address in the scheduler's file, once it is written whole (it appears empty first)."""
+    while True:
+        try:
+            return json.loads(info.read_text())["address"]
+        except (OSError, ValueError, KeyError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
 @pytest.fixture
 def cluster(tmp_path):
     elsewhere = tmp_path / "worker_dir"
@@ -30,10 +41,7 @@ def cluster(tmp_path):
     procs = [_start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address", ":0",
                      "--scheduler-file", str(info)], elsewhere)]
     try:
-        deadline = time.monotonic() + 60
-        while not info.is_file() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        address = json.loads(info.read_text())["address"]
+        address = _scheduler_address(info, time.monotonic() + 60)
         procs.append(_start(["worker", address, "--nworkers", "1", "--nthreads", "1", "--host", "127.0.0.1",
                              "--no-dashboard"], elsewhere))
         from distributed import Client
