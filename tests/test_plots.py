@@ -33,19 +33,23 @@ def _is_png(path, min_width=600):
 
 
 def test_reference_curve_from_the_case():
-    label, curve = plots.reference_curve(load_case("cantilever").settings)
+    """The case layer gives the curve (fem2d.case.references.reference_curve), the plots draw it."""
+    from fem2d.case.loading import Case
+    from fem2d.case.references import reference_curve
+
+    label, curve = reference_curve(load_case("cantilever"))
     assert label == "Euler-Bernoulli beam, 60 modes"
     t = np.array([0.05, 0.1])
     expected = tip_step_response(t, P=1e4, E=2.1e11, inertia=0.5**3 / 12, rho_A=3900.0, L=10.0, n_modes=60)
     assert np.allclose(curve(t), expected, rtol=1e-12)
-    label, curve = plots.reference_curve(load_case("sdnv104a").settings)
+    label, curve = reference_curve(load_case("sdnv104a"))
     assert curve(np.array([1.70, 3.40])) == pytest.approx([14.898649, 3.513052], abs=1e-6)  # SPEC section 1
-    assert plots.reference_curve({"report": {"curve": {"args": {}}}}) is None
+    assert reference_curve(Case("c", {"report": {"curve": {"args": {}}}})) is None
     with pytest.raises(InputError, match="report.curve.function: cannot import 'nowhere:f'"):
-        plots.reference_curve({"report": {"curve": {"function": "nowhere:f"}}})
-    label, first = plots.reference_curve({"report": {"curve": {"function": "numpy:frexp"}}})
+        reference_curve(Case("c", {"report": {"curve": {"function": "nowhere:f"}}}))
+    label, first = reference_curve(Case("c", {"report": {"curve": {"function": "numpy:frexp"}}}))
     assert label == "reference" and first(np.array([4.0, 1.0])).tolist() == [0.5, 0.5]  # (u, ...) -> u
-    assert plots.dof_label(load_case("sdnv104a").settings) == "DX at node A (m)"
+    assert load_case("sdnv104a").reported_dof == "DX at node A (m)"
     assert plots.curve_deviation(t, expected + [0.0, 2e-3], ("ref", curve)) >= 0.0
 
 

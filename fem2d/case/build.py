@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
 from fem2d.case.fields import tables_of
@@ -27,6 +26,7 @@ from fem2d.dynamics.impact import PaoliSchatzman
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
+from fem2d.mesh.builders import GmshUnavailableError
 from fem2d.model.bodies import Body
 from fem2d.model.contact import Contact, RigidCircle, RigidPlane
 from fem2d.model.discrete import GroundSpring, PointMass, Spring
@@ -103,13 +103,15 @@ class BuiltCase:
     keys: CaseKeys
 
 
+#: The keys of a builder's arguments that are not among ``mesh.params``.
+BUILDER_ARGUMENT_KEYS = {"element": "mesh.element", "refine": "mesh.refine"}
+
+
 def build_mesh(case: Case) -> Mesh:
     """The case's mesh: a Gmsh builder (``mesh.geometry``) or a file (``mesh.file``)."""
     m = case.settings["mesh"]
-    if m.get("file") is not None:
-        path = Path(m["file"])
-        if not path.is_absolute() and case.path is not None:
-            path = case.path.parent / path
+    path = case.mesh_file
+    if path is not None:
         mesh = read_mesh(path)
         kinds = sorted({block.kind for block in mesh.groups.values() if block.dimension == 2})
         if kinds and kinds != [m["element"]]:
@@ -129,13 +131,16 @@ def build_mesh(case: Case) -> Mesh:
         raise case.error("mesh.geometry", f"unknown builder {name!r}; expected one of {sorted(BUILDERS)}")
     try:
         return BUILDERS[name](element=m["element"], refine=m["refine"], **m["params"])
+    except GmshUnavailableError as exc:
+        raise InputError(f"{case.where}: mesh.geometry needs the gmsh package, which failed to load ({exc.detail}); "
+                         "expected pip install gmsh, or a mesh.file") from None
     except TypeError as exc:
         raise case.error("mesh.params", f"the {name} builder does not accept these parameters ({exc})") from None
     except MeshError as exc:
         # the builder names its parameter: "sliding_block: block_cells must be ..."
         message = str(exc).split(": ", 1)[-1]
         param = message.split(" ", 1)[0]
-        key = f"mesh.params.{param}" if param in m["params"] else "mesh.params"
+        key = BUILDER_ARGUMENT_KEYS.get(param) or (f"mesh.params.{param}" if param in m["params"] else "mesh.params")
         raise case.error(key, message) from None
 
 

@@ -60,6 +60,22 @@ def fit_report_to_run(settings: dict, overrides: dict) -> dict:
 CONTACT_OPTIONS = ("e_n", "e_t", "integration", "rho_n", "rho_t", "max_iter", "tolerance")
 
 
+def likely_cause(case: Case) -> tuple[str, str]:
+    """(key, text): the setting most likely at fault when a run's state blows up
+    (:func:`fem2d.runs.sanity.check_state` says it after what it found)."""
+    time = case.settings["time"]
+    if case.kind == "modal":
+        integrator = case.settings["modal"]["integrator"]
+        return "time.dt", (f"{time['dt']:g} s is likely above the stability limit of the explicit {integrator!r} "
+                           "integrator with the shock stiffness obstacle.kn engaged; expected a smaller time.dt")
+    if time.get("scheme") == "newmark" and time["beta"] < time["gamma"] / 2:
+        return "time.beta", (f"{time['beta']:g} < gamma/2 makes Newmark conditionally stable and time.dt = "
+                             f"{time['dt']:g} s is likely above its limit; expected beta >= gamma/2 or a smaller "
+                             "time.dt")
+    return "time.dt", (f"{time['dt']:g} s may be too large for the stiffest contact or material of the model; "
+                       "expected a smaller time.dt (or a softer contact.e_n)")
+
+
 def check_settings(case: Case) -> None:
     """Reject settings whose meaning cannot be what the user wants.
 

@@ -10,6 +10,7 @@ is taken as a string, since shells eat the quotes).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fem2d.case.checks import check_settings, fit_report_to_run
-from fem2d.case.fields import Table, TableList, TableOrList, lookup
+from fem2d.case.fields import Table, TableList, TableOrList, lookup, tables_of
 from fem2d.case.schema import SCHEMA
 from fem2d.errors import InputError, OverrideError
 
@@ -74,6 +75,109 @@ class Case:
     def error(self, key: str, message: str) -> InputError:
         """An InputError naming this case's file and ``key``."""
         return InputError(f"{self.where}: {key}: {message}")
+
+    # --- what the rest of fem2d asks of a case: only the case layer reads its settings ---------------
+
+    @property
+    def kind(self) -> str:
+        """``"direct"`` (finite elements, a Newmark-family scheme) or ``"modal"`` (a basis of modes)."""
+        return self.get("case.kind", "direct")
+
+    @property
+    def title(self) -> str:
+        """The case's one-line title ("" when it has none)."""
+        return self.get("case.title") or ""
+
+    @property
+    def end_time(self) -> float:
+        """The simulated time (s)."""
+        return float(self.get("time.end"))
+
+    @property
+    def time_step(self) -> float:
+        """The nominal time step (s)."""
+        return float(self.get("time.dt"))
+
+    @property
+    def has_contact(self) -> bool:
+        """Whether a contact table defines a zone (a lone table without slave and master defines none)."""
+        zones = tables_of(self.get("contact", []))
+        return any(c.get("slave") is not None or c.get("master") is not None for c in zones)
+
+    @property
+    def mesh_file(self) -> Path | None:
+        """The mesh file (a relative path is taken from the case file's folder), or None for a builder."""
+        name = self.get("mesh.file")
+        if name is None:
+            return None
+        path = Path(name)
+        return path if path.is_absolute() or self.path is None else self.path.parent / path
+
+    @property
+    def snapshots(self) -> int:
+        """Every how many steps the displacement field is kept (0: never)."""
+        return int(self.get("report.snapshots") or 0)
+
+    def with_snapshots(self, every: int) -> Case:
+        """This case keeping the displacement field every ``every`` steps."""
+        report = {**self.settings["report"], "snapshots": every}
+        return dataclasses.replace(self, settings={**self.settings, "report": report})
+
+    @property
+    def reported_dof(self) -> str:
+        """What the reported history is: ``"DX at node A (m)"``."""
+        component, node = str(self.get("report.component", "dx")).upper(), self.get("report.node")
+        return f"{component} at node {node} (m)" if node else f"{component} (m)"
+
+    @property
+    def point_mass(self) -> float:
+        """The total of the point masses (kg)."""
+        return float(sum(nodal.get("mass", 0.0) for nodal in self.get("nodal", [])))
+
+    @property
+    def base_excitation(self) -> tuple[float, float] | None:
+        """(amplitude a0 in m/s^2, pulsation in rad/s) of a modal case's base excitation, or None."""
+        a0, omega = self.get("excitation.a0"), self.get("excitation.omega")
+        return None if a0 is None or omega is None else (float(a0), float(omega))
+
+    @property
+    def obstacle_mu(self) -> float | None:
+        """The Coulomb coefficient of a modal case's obstacle, or None."""
+        return self.get("obstacle.mu")
+
+    @property
+    def modal_integrator(self) -> str | None:
+        """The integrator of a modal case, or None for a direct one."""
+        return self.get("modal.integrator") if self.kind == "modal" else None
+
+    def validation_variants(self) -> list[ValidationVariant]:
+        """The variants ``fem2d validate`` runs, one per ``[[validation]]`` table."""
+        return [
+            ValidationVariant(table["label"] or f"variant {i}", dict(table["set"]), dict(table.get("grid") or {}),
+                              table["solvers"] == "installed")
+            for i, table in enumerate(self.get("validation", []), start=1)
+        ]
+
+    def document(self) -> dict[str, Any]:
+        """What result.json records of the case: its name, resolved settings and overrides."""
+        return {"case": self.name, "settings": self.settings, "overrides": self.overrides}
+
+
+@dataclass(frozen=True)
+class ValidationVariant:
+    """One ``[[validation]]`` table: its label, the overrides of every run, a grid of
+    override values (one run per combination) and whether it runs once per installed
+    linear solver (:func:`solver_override` gives that override)."""
+
+    label: str
+    overrides: dict[str, Any]
+    grid: dict[str, list]
+    every_solver: bool
+
+
+def solver_override(solver: str) -> dict[str, str]:
+    """The override that runs a case with the linear solver ``solver``."""
+    return {"solver.linear": solver}
 
 
 def setting(settings: Mapping[str, Any], dotted: str, default: Any = None) -> Any:

@@ -245,9 +245,40 @@ def make_checks(case: Case, quantities: Mapping[str, float], system: System | No
     return checks_for(case, quantities, system)[0]
 
 
+def reference_curve(case: Case, system: System | None = None) -> tuple[str, Callable] | None:
+    """The exact curve of the reported dof as ``(label, f)`` with ``f(t)`` in m,
+    or None when the case has none.
+
+    It is the case's exact model (``[exact] model``) computed for these
+    settings, or else an explicit ``[report.curve]``:
+    ``function = "module:name"`` names ``name(t, **args)``; a function that
+    returns a tuple (u, v, ...) contributes its first item.
+    """
+    import importlib
+
+    from fem2d.errors import InputError
+
+    spec = case.get("report.curve") or {}
+    target = spec.get("function")
+    if not target:
+        return exact_curve(case, system)
+    module_name, _, attr = target.partition(":")
+    try:
+        fn = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError, ValueError):
+        raise InputError(f"report.curve.function: cannot import {target!r} (expected 'module:function')") from None
+    args = dict(spec.get("args") or {})
+
+    def curve(t: np.ndarray) -> np.ndarray:
+        out = fn(np.asarray(t, dtype=float), **args)
+        return np.asarray(out[0] if isinstance(out, tuple) else out, dtype=float)
+
+    return spec.get("label") or "reference", curve
+
+
 def exact_curve(case: Case, system: System | None = None) -> tuple[str, Callable] | None:
     """``(label, f)`` with ``f(t)`` the exact reported dof, or None."""
-    if case.settings["exact"].get("model") is None:
+    if case.get("exact.model") is None:
         return None
     try:
         exact = exact_reference(case, system)

@@ -42,7 +42,6 @@ def _add_run(sub) -> None:
 
 
 def _cmd_run(args) -> int:
-    import dataclasses
 
     import numpy as np
 
@@ -56,17 +55,15 @@ def _cmd_run(args) -> int:
     if args.vtu is not None:
         if args.vtu < 0:
             raise InputError(f"--vtu {args.vtu}: expected a stride >= 1 (or none for automatic)")
-        if case.settings["case"]["kind"] != "direct":
-            raise InputError(f"--vtu: {case.name} is a {case.settings['case']['kind']} case; VTU output needs "
-                             "a direct (finite-element) run")
+        if case.kind != "direct":
+            raise InputError(f"--vtu: {case.name} is a {case.kind} case; VTU output needs a direct "
+                             "(finite-element) run")
         from fem2d.io.vtu import auto_stride
 
-        stride = args.vtu or case.settings["report"]["snapshots"] or auto_stride(case)
-        settings = {**case.settings, "report": {**case.settings["report"], "snapshots": stride}}
-        case = dataclasses.replace(case, settings=settings)
+        case = case.with_snapshots(args.vtu or case.snapshots or auto_stride(case))
     out = Path(args.out) if args.out is not None else default_output_dir(case)
     check_output_dir(out)  # a directory that cannot be written fails now, not after the run
-    with ProgressBar(case.name, case.settings["time"]["end"], enabled=not args.quiet) as bar:
+    with ProgressBar(case.name, case.end_time, enabled=not args.quiet) as bar:
         result = run(case, progress=bar.update)
     extra = ((write_history_csv,) if args.csv else ()) + ((write_vtu,) if args.vtu is not None else ())
     write_result(result, out, extra=extra)
@@ -140,7 +137,7 @@ def _cmd_cases(args) -> int:
     from fem2d.case.loading import builtin_cases, load_case
 
     for name in builtin_cases():
-        print(f"{name:<12s} {load_case(name).settings['case']['title']}")
+        print(f"{name:<12s} {load_case(name).title}")
     return 0
 
 

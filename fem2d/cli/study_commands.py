@@ -156,7 +156,6 @@ def _add_compare(sub) -> None:
 
 
 def _cmd_compare(args) -> int:
-    from fem2d.case.build import contact_tables
     from fem2d.case.loading import load_case, parse_overrides
     from fem2d.case.schema import METHODS
     from fem2d.io.files import check_output_dir, write_table_csv
@@ -170,14 +169,13 @@ def _cmd_compare(args) -> int:
 
     overrides = parse_overrides(args.overrides)
     case = load_case(args.case, overrides)
-    has_contact = bool(contact_tables(case.settings))
+    has_contact = case.has_contact
     methods = _list(args.methods)
     if methods and not has_contact:
         raise InputError(f"--methods: {case.name} has no contact zone; compare --elements or --solvers instead")
     schemes = _list(args.schemes)
-    if schemes and case.settings["case"]["kind"] != "direct":
-        raise InputError(f"--schemes: {case.name} is a {case.settings['case']['kind']} case; time schemes are "
-                         "those of direct runs")
+    if schemes and case.kind != "direct":
+        raise InputError(f"--schemes: {case.name} is a {case.kind} case; time schemes are those of direct runs")
     if args.methods is None and has_contact and not schemes:
         methods = list(METHODS)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "compare")
@@ -215,14 +213,15 @@ def _run_local(specs, args, label: str):
 
 
 def _history_plot(records, path: Path, title: str) -> Path | None:
+    from fem2d.case.references import reference_curve
     from fem2d.io import plots
 
     ok = [r for r in records if r.error is None and "u" in r.histories]
     if not ok:
         return None
     series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok]
-    curve = plots.reference_curve(ok[0].settings)
-    return plots.plot_histories(series, path, curve, plots.dof_label(ok[0].settings), title)
+    case = ok[0].run_case
+    return plots.plot_histories(series, path, reference_curve(case), case.reported_dof, title)
 
 
 def _print_failures(records) -> None:
@@ -259,7 +258,7 @@ def _cmd_refine(args) -> int:
     case = load_case(args.case, {**overrides, "mesh.refine": levels[-1]})
     _check_refinable(case)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "refine")
-    dt = load_case(args.case, overrides).settings["time"]["dt"] if args.dt_with_h else None
+    dt = load_case(args.case, overrides).time_step if args.dt_with_h else None
     records = _run_local(refine_specs(args.case, levels, overrides, root, dt), args, "refine")
     header, rows = refinement_table(records)
     print(format_study(header, rows, columns=REFINE_FORMATS))
@@ -278,8 +277,8 @@ def _cmd_refine(args) -> int:
 
 def _check_refinable(case) -> None:
     """A refinement study needs a mesh of cells whose size h halves with mesh.refine."""
-    if case.settings["case"]["kind"] != "direct":
-        raise InputError(f"refine: {case.name} is a {case.settings['case']['kind']} case on a basis of modes: "
+    if case.kind != "direct":
+        raise InputError(f"refine: {case.name} is a {case.kind} case on a basis of modes: "
                          "there is no mesh size h to refine (try fem2d study --grid time.dt=...)")
 
 

@@ -7,7 +7,6 @@ returns the path. Nothing here runs a case.
 
 from __future__ import annotations
 
-import importlib
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -16,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from fem2d.errors import InputError
 from fem2d.io.files import atomic_path
 
 Curve = tuple[str, Callable[[np.ndarray], np.ndarray]]
@@ -48,46 +46,6 @@ def _finish(ax, title: str | None) -> None:
     ax.legend(fontsize=8, loc="best")
     if title:
         ax.set_title(title, fontsize=10)
-
-
-def reference_curve(settings: Mapping[str, Any], system=None) -> Curve | None:
-    """The exact curve of the reported dof as ``(label, f)`` with ``f(t)`` in m,
-    or None when the case has none.
-
-    It is the case's exact model (``[exact] model``) computed for these
-    settings, or else an explicit ``[report.curve]``:
-    ``function = "module:name"`` names ``name(t, **args)``; a function that
-    returns a tuple (u, v, ...) contributes its first item.
-    """
-    spec = settings.get("report", {}).get("curve") or {}
-    target = spec.get("function")
-    if not target:
-        if (settings.get("exact") or {}).get("model") is None:
-            return None
-        from fem2d.case.loading import Case
-        from fem2d.case.references import exact_curve
-
-        return exact_curve(Case(settings["case"]["name"], dict(settings)), system)
-    module_name, _, attr = target.partition(":")
-    try:
-        fn = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError, ValueError):
-        raise InputError(f"report.curve.function: cannot import {target!r} (expected 'module:function')") from None
-    args = dict(spec.get("args") or {})
-
-    def curve(t: np.ndarray) -> np.ndarray:
-        out = fn(np.asarray(t, dtype=float), **args)
-        return np.asarray(out[0] if isinstance(out, tuple) else out, dtype=float)
-
-    return spec.get("label") or "reference", curve
-
-
-def dof_label(settings: Mapping[str, Any]) -> str:
-    """``"DX at node A (m)"`` from the ``[report]`` settings."""
-    report = settings.get("report", {})
-    comp = str(report.get("component", "dx")).upper()
-    node = report.get("node")
-    return f"{comp} at node {node} (m)" if node else f"{comp} (m)"
 
 
 def plot_histories(

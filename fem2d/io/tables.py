@@ -29,7 +29,7 @@ def cell(value: Any, fmt: str = ".10g") -> str:
 
 def format_quantities(result) -> str:
     """One line per quantity of a run."""
-    title = result.case.settings["case"].get("title", "")
+    title = result.case.title
     if result.case.overrides:  # the title describes the case file; say what this run changed
         title += " [" + ", ".join(f"{k}={v}" for k, v in result.case.overrides.items()) + "]"
     lines = [f"{result.case.name}: {title}"]

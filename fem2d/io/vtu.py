@@ -140,6 +140,5 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
 
 def auto_stride(case, frames: int = 200) -> int:
     """A snapshot stride giving at most about ``frames`` files over the run."""
-    t = case.settings["time"]
-    n_steps = max(1, int(round(t["end"] / t["dt"])))
+    n_steps = max(1, int(round(case.end_time / case.time_step)))
     return max(1, -(-n_steps // frames))

@@ -34,12 +34,20 @@ REVERSED_ORDER = {
 _GMSH_LOCK = threading.Lock()  # Gmsh holds one global model per process
 
 
-def _gmsh(source: str = "mesh.geometry"):
+class GmshUnavailableError(MeshError):
+    """The builders need the gmsh package, which failed to load (``detail`` says how)."""
+
+    def __init__(self, source: str, detail: str) -> None:
+        self.detail = detail
+        super().__init__(f"{source}: the mesh builders need the gmsh package, which failed to load ({detail}); "
+                         "expected pip install gmsh")
+
+
+def _gmsh(source: str = "builder"):
     try:
         import gmsh  # imported lazily: loading the Gmsh library costs ~0.1 s
     except (ImportError, OSError) as exc:  # a missing package or a shared library that fails to load
-        raise MeshError(f"{source}: mesh.geometry needs the gmsh package, which failed to load "
-                        f"({' '.join(str(exc).split())}); expected pip install gmsh, or a mesh.file") from None
+        raise GmshUnavailableError(source, " ".join(str(exc).split())) from None
     return gmsh
 
 
@@ -181,7 +189,7 @@ def sliding_block(
     and (w, h) to R1 and R2).
     """
     if not isinstance(refine, int) or refine < 0 or refine > 8:
-        raise MeshError(f"sliding_block: mesh.refine must be an integer in 0..8, got {refine!r}")
+        raise MeshError(f"sliding_block: refine must be an integer in 0..8, got {refine!r}")
     counts = {}
     for name, value in (("block_cells", block_cells), ("support_cells", support_cells)):
         pair = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value

@@ -90,6 +90,6 @@ def energy_warning(quantities: dict[str, float], tolerance: float = ENERGY_TOLER
     if not np.isfinite(growth) or growth > tolerance:
         return (
             f"energy grew by {growth:.3g} of max(E(0), max|W|) (tolerance {tolerance:g}): the time scheme "
-            "created energy; for impacts use time.scheme = \"modified_mass\""
+            "created energy; for impacts use the modified mass scheme (\"modified_mass\")"
         )
     return None

@@ -70,11 +70,12 @@ class Result:
         """The ``result.json`` document of SPEC section 6 (a run of a case)."""
         if self.case is None:
             raise ValueError("result.json records a case's settings; this result was composed in Python")
+        case = self.case.document()
         return {
-            "case": self.case.name,
+            "case": case["case"],
             "version": fem2d.__version__,
-            "settings": self.case.settings,
-            "overrides": self.case.overrides,
+            "settings": case["settings"],
+            "overrides": case["overrides"],
             "mesh": self.mesh_record(),
             "quantities": self.quantities,
             "checks": self.checks,
@@ -103,6 +104,7 @@ def run(
     without bound.
     """
     from fem2d.case.build import build_analysis
+    from fem2d.case.checks import likely_cause
     from fem2d.case.loading import Case, load_case
     from fem2d.case.references import checks_for
     from fem2d.runs.sanity import check_state
@@ -122,7 +124,8 @@ def run(
         raise NumericalError(f"{case.where}: the computation failed ({type(exc).__name__}: "
                              f"{' '.join(str(exc).split())}); likely cause: a body not held by supports or "
                              "a zero mass or stiffness") from None
-    check_state(case.where, case.settings, result.histories)  # non-finite or exploding: not a result
+    key, cause = likely_cause(case)
+    check_state(case.where, result.histories, cause, key)  # non-finite or exploding: not a result
     timing = {"wall_s": time.perf_counter() - start, **result.timing}
     checks, unchecked = checks_for(case, result.quantities, result.fields.system)
     return dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked)

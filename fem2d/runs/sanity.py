@@ -44,24 +44,15 @@ def geometric_growth(x: np.ndarray, blocks: int = 16, run: int = 4, factor: floa
     return bool(peaks[-1] > total * peaks[nonzero[0]])
 
 
-def likely_cause(settings: Mapping) -> tuple[str, str]:
-    """(key, text): the setting most likely at fault when a run's state blows up."""
-    kind, time = settings["case"]["kind"], settings["time"]
-    if kind == "modal":
-        integrator = settings["modal"]["integrator"]
-        return "time.dt", (f"{time['dt']:g} s is likely above the stability limit of the explicit {integrator!r} "
-                           "integrator with the shock stiffness obstacle.kn engaged; expected a smaller time.dt")
-    if time.get("scheme") == "newmark" and time["beta"] < time["gamma"] / 2:
-        return "time.beta", (f"{time['beta']:g} < gamma/2 makes Newmark conditionally stable and time.dt = "
-                             f"{time['dt']:g} s is likely above its limit; expected beta >= gamma/2 or a smaller "
-                             "time.dt")
-    return "time.dt", (f"{time['dt']:g} s may be too large for the stiffest contact or material of the model; "
-                       "expected a smaller time.dt (or a softer contact.e_n)")
+#: What a blow-up most likely means when nobody says better (a model composed in Python).
+GENERIC_CAUSE = "the time step may be too large for the stiffest contact or material of the model"
 
 
-def check_state(where: str, settings: Mapping, histories: Mapping[str, np.ndarray]) -> None:
-    """Raise :class:`~fem2d.errors.NumericalError` (``<where>: <key>: ...``) when the state
-    columns of ``histories`` hold a non-finite number or grow without bound."""
+def check_state(where: str, histories: Mapping[str, np.ndarray], cause: str = GENERIC_CAUSE,
+                key: str | None = None) -> None:
+    """Raise :class:`~fem2d.errors.NumericalError` (``<where>: [<key>: ]<finding>; <cause>``)
+    when the state columns of ``histories`` hold a non-finite number or grow without bound.
+    A case's ``key`` and ``cause`` come from the case layer (:func:`fem2d.case.checks.likely_cause`)."""
     times = histories.get("time")
     for name in STATE_COLUMNS:
         x = histories.get(name)
@@ -73,10 +64,10 @@ def check_state(where: str, settings: Mapping, histories: Mapping[str, np.ndarra
             continue
         bad = np.flatnonzero(~finite)
         if bad.size:
-            key, cause = likely_cause(settings)
             at = f" at t = {float(times[bad[0]]):.6g} s" if times is not None and len(times) == len(x) else ""
-            raise NumericalError(f"{where}: {key}: the state became non-finite ({name}){at}; {cause}")
-        if geometric_growth(x):
-            key, cause = likely_cause(settings)
-            raise NumericalError(f"{where}: {key}: the state grows without bound ({name} reaches "
-                                 f"{np.max(np.abs(x)):.3g}); {cause}")
+            finding = f"the state became non-finite ({name}){at}"
+        elif geometric_growth(x):
+            finding = f"the state grows without bound ({name} reaches {np.max(np.abs(x)):.3g})"
+        else:
+            continue
+        raise NumericalError(": ".join(part for part in (where, key, f"{finding}; {cause}") if part))

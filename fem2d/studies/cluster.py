@@ -72,11 +72,10 @@ def pack_case(case: str | os.PathLike) -> CaseFiles:
     chain: list[Path] = []
     _toml_chain(entry, chain)
     paths = list(chain)
-    mesh_file = load_case(entry).settings["mesh"].get("file")
-    if mesh_file is not None:
-        mesh = Path(mesh_file) if Path(mesh_file).is_absolute() else entry.parent / mesh_file
+    mesh = load_case(entry).mesh_file
+    if mesh is not None:
         if not mesh.is_file():
-            raise InputError(f"{entry}: mesh.file: {mesh} not found")
+            raise InputError(f"{entry}: {mesh}: mesh file not found")  # as reading the case's mesh says
         paths.append(mesh.resolve())
     root = Path(os.path.commonpath([p.parent for p in paths]))
     return CaseFiles(str(entry.relative_to(root)), {str(p.relative_to(root)): p.read_bytes() for p in paths})

@@ -23,11 +23,14 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, InvalidStateError, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fem2d.errors import Fem2dError, InputError
+
+if TYPE_CHECKING:
+    from fem2d.case.loading import Case
 
 
 @dataclass(frozen=True)
@@ -81,11 +84,13 @@ class RunRecord:
             return "-"
         return "OK" if self.passed else "NOOK"
 
-    def get(self, dotted: str, default: Any = None) -> Any:
-        """A resolved setting by dotted key (``contact.method``), see :func:`fem2d.case.loading.setting`."""
-        from fem2d.case.loading import setting
+    @property
+    def run_case(self) -> Case:
+        """The run's case with its resolved settings (as result.json records them), to ask
+        it what it is (:class:`fem2d.case.loading.Case`: title, kind, reported dof...)."""
+        from fem2d.case.loading import Case
 
-        return setting(self.settings, dotted, default)
+        return Case(self.case, self.settings)
 
 
 def _interface(result) -> dict[str, Any]:
@@ -110,7 +115,7 @@ def record_of(result, spec: RunSpec) -> RunRecord:
         quantities=dict(result.quantities),
         checks=list(result.checks),
         timing=dict(result.timing),
-        settings=result.case.settings,
+        settings=result.case.document()["settings"],
         histories=dict(result.histories),
         extras=_interface(result),
     )

@@ -74,7 +74,7 @@ def run_figures(record: RunRecord, out_dir: str | os.PathLike) -> list[tuple[str
     out = Path(out_dir)
     figures = case_plots(record.case, [record], out)
     h = record.histories
-    title = f"{record.settings.get('case', {}).get('title') or record.case} [{record.label}]"
+    title = f"{record.run_case.title or record.case} [{record.label}]"
     if "time" in h and "normal_force" in h:
         series = [(name.replace("_", " "), h["time"], h[name]) for name in ("normal_force", "tangential_force")
                   if name in h]

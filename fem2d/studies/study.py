@@ -184,12 +184,13 @@ def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float
 def curve_deviations(records: Sequence[RunRecord]) -> dict[str, float]:
     """Largest |u(t_k) - reference curve(t_k)| (m) of each run whose case
     declares a ``[report.curve]``, by label."""
-    from fem2d.io.plots import curve_deviation, reference_curve
+    from fem2d.case.references import reference_curve
+    from fem2d.io.plots import curve_deviation
 
     out = {}
     for r in records:
         if r.error is None and "u" in r.histories:
-            curve = reference_curve(r.settings)
+            curve = reference_curve(r.run_case)
             if curve is not None:
                 out[r.label] = curve_deviation(r.histories["time"], r.histories["u"], curve)
     return out

@@ -54,7 +54,7 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
     their ``[[validation]]`` tables; each run's ``result.json`` goes to
     ``root/<case>/<variant>/`` (the histories feed the plots; ``fem2d run``
     writes them as CSV)."""
-    from fem2d.case.loading import builtin_cases, load_case
+    from fem2d.case.loading import builtin_cases, load_case, solver_override
     from fem2d.case.references import applicable
     from fem2d.linalg import solver_names
     from fem2d.studies.study import _slug
@@ -67,18 +67,17 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
         except Fem2dError:  # the run fails with the same message: a FAILED row, not a silent skip
             out.specs.append(RunSpec(name, {}, "(case file)", None))
             continue
-        tables, case_name = base_case.settings["validation"], base_case.name
-        for i, table in enumerate(tables, start=1):
-            base = table["label"] or f"variant {i}"
-            grid = table.get("grid") or {}
-            solvers = installed if table["solvers"] == "installed" else [None]
+        case_name = base_case.name
+        for variant in base_case.validation_variants():
+            base, grid = variant.label, variant.grid
+            solvers = installed if variant.every_solver else [None]
             for values in itertools.product(*grid.values()):
                 point = dict(zip(grid, values))
                 for solver in solvers:
-                    overrides = {**table["set"], **point}
+                    overrides = {**variant.overrides, **point}
                     parts = [base, *(_short(k, v) for k, v in point.items())]
                     if solver is not None:
-                        overrides["solver.linear"] = solver
+                        overrides |= solver_override(solver)
                         parts.append(solver)
                     label = ", ".join(parts)
                     run_dir = str(Path(root) / case_name / _slug(label.replace(", ", "_"))) if root else None
@@ -243,6 +242,7 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
     recorded: the reported dof against its reference curve, the energy
     balance, contact pressure along the interface, wear power against a0,
     impact forces. Returns (caption, path) pairs."""
+    from fem2d.case.references import reference_curve
     from fem2d.io import plots
     from fem2d.io.vtu import contact_pressure
 
@@ -251,14 +251,14 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
     if not ok:
         return []
     first = ok[0]
-    title = first.settings.get("case", {}).get("title", case)
+    title = first.run_case.title or case
     if len(ok) == 1 and first.spec.overrides:  # one run: say what it changed
         title = f"{title} [{first.label}]"
     figures: list[tuple[str, Path]] = []
     series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok if _finite(r.histories.get("u", []))]
     if series:
-        curve = plots.reference_curve(first.settings)
-        label = plots.dof_label(first.settings)
+        curve = reference_curve(first.run_case)
+        label = first.run_case.reported_dof
         path = plots.plot_histories(series, out / f"{case}_history.png", curve, label, title)
         figures.append((f"{label.rsplit(' (', 1)[0]} against time" + (f", with the {curve[0]}" if curve else ""), path))
     if "kinetic" in first.histories and "work_loads" in first.histories:
@@ -272,8 +272,8 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
             title=f"{case} [{first.label}]: contact pressure", areas=area,
         )
         figures.append((f"contact pressure along the interface ({first.label})", path))
-    wear = [r for r in ok if "wear_power" in r.quantities and r.get("excitation.a0") is not None]
-    if len({r.get("excitation.a0") for r in wear}) >= 2:
+    wear = [r for r in ok if "wear_power" in r.quantities and r.run_case.base_excitation is not None]
+    if len({r.run_case.base_excitation for r in wear}) >= 2:
         path = _wear_plot(case, wear, out, title)
         if path is not None:
             figures.append(("wear power against the base acceleration, three regimes", path))
@@ -292,15 +292,14 @@ def _wear_plot(case: str, records: Sequence[RunRecord], out: Path, title: str) -
 
     r = records[0]
     key = _normal_force_key(r.histories)
-    mass = sum(n.get("mass", 0.0) for n in r.settings.get("nodal", []))
-    mu, omega = r.get("obstacle.mu"), r.get("excitation.omega")
+    mass, mu, (_, omega) = r.run_case.point_mass, r.run_case.obstacle_mu, r.run_case.base_excitation
     if key is None or not mass or not mu or not omega:
         return None
     fn = r.histories[key]
     weight = float(np.median(fn[fn > 0])) if np.any(fn > 0) else None
     if not weight:
         return None
-    points = [(str(x.get("modal.integrator", x.label)), float(x.get("excitation.a0")), x.quantities["wear_power"])
+    points = [(str(x.run_case.modal_integrator or x.label), x.run_case.base_excitation[0], x.quantities["wear_power"])
               for x in records]
     return plots.plot_wear_power(points, out / f"{case}_wear.png", mu, weight, mass, omega, title)
 
