@@ -1,10 +1,20 @@
 """Compare the quantities of two trees of ``result.json`` files to the last printed digit.
 
 ``fem2d validate`` and ``fem2d run`` print every quantity with ten significant digits
-(``io.tables``); two versions of fem2d agree when every quantity of every run prints the
-same. Runs are matched by their path relative to the tree's root.
+(``io.tables.cell``); two versions of fem2d agree when every quantity of every run prints
+the same. Runs are matched by their path relative to the tree's root (``<case>/<variant>``);
+a run or a quantity present on one side only is a difference. With ``--checks`` the checks
+are compared too: each reference value (printed like a quantity) and its OK/NOOK status.
 
-    python benchmarks/compare_results.py /tmp/baseline_validate /tmp/new_validate
+How to run it (all 55 runs of ``fem2d validate``, about two minutes each on two cores)::
+
+    # the reference tree, from the commit to compare against (here main's a0dce27)
+    git worktree add /tmp/old a0dce27
+    python -m venv /tmp/old/.venv && /tmp/old/.venv/bin/pip install -q -e '/tmp/old[pardiso]'
+    (cd /tmp/old && .venv/bin/fem2d validate --out /tmp/old_validate --no-plots --quiet)
+    # the tree of this checkout
+    fem2d validate --out /tmp/new_validate --no-plots --quiet
+    python benchmarks/compare_results.py /tmp/old_validate /tmp/new_validate [--checks]
 
 Exit status 0 when both trees hold the same runs with the same quantities printing the
 same digits, 1 otherwise (each difference is listed, with its relative size).
@@ -38,11 +48,20 @@ def printed(value: object, digits: int = DIGITS) -> str:
     return f"{value:.{digits}g}"
 
 
-def quantities(root: Path) -> dict[str, dict]:
-    """The ``quantities`` of every ``result.json`` under ``root``, keyed by relative folder."""
+def quantities(root: Path, checks: bool = False) -> dict[str, dict]:
+    """The ``quantities`` of every ``result.json`` under ``root``, keyed by relative folder;
+    with ``checks``, also each check's reference and status (``check <quantity>: reference``,
+    ``check <quantity>: status``)."""
     out = {}
     for path in sorted(root.rglob("result.json")):
-        out[str(path.parent.relative_to(root))] = json.loads(path.read_text())["quantities"]
+        doc = json.loads(path.read_text())
+        values = dict(doc["quantities"])
+        if checks:
+            for check in doc.get("checks", []):
+                name = f"check {check['quantity']}"
+                values[f"{name}: reference"] = check["reference"]
+                values[f"{name}: status"] = "OK" if check["passed"] else "NOOK"
+        out[str(path.parent.relative_to(root))] = values
     return out
 
 
@@ -80,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("old", type=Path, help="folder of the reference result.json files")
     parser.add_argument("new", type=Path, help="folder of the result.json files to check")
     parser.add_argument("--digits", type=int, default=DIGITS, help="significant digits compared")
+    parser.add_argument("--checks", action="store_true", help="compare the checks' references and statuses too")
     args = parser.parse_args(argv)
-    old, new = quantities(args.old), quantities(args.new)
+    old, new = quantities(args.old, args.checks), quantities(args.new, args.checks)
     if not old:
         print(f"no result.json under {args.old}")
         return 1
@@ -89,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     n = sum(len(q) for q in old.values())
     for line in lines:
         print(line)
-    print(f"{len(old)} runs, {n} quantities: "
+    print(f"{len(old)} runs, {n} {'quantities and checks' if args.checks else 'quantities'}: "
           + ("identical to the last printed digit" if not lines else f"{len(lines)} differences"))
     return 1 if lines else 0
 

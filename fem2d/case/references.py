@@ -134,6 +134,13 @@ def changed_physics(case: Case) -> dict[str, Any]:
     return {k: base.get(k) for k in physical if not _same(case.get(k), base.get(k))}
 
 
+def same_physics(a: Case, b: Case) -> bool:
+    """Whether two runs of a case file differ only in how the answer is computed
+    (their physical overrides agree), so one exact curve is both runs'."""
+    keys = {k for k in (*a.overrides, *b.overrides) if not _numerical(k)}
+    return all(_same(a.get(k), b.get(k)) for k in keys)
+
+
 def applicable(case: Case) -> tuple[list[dict], list[dict]]:
     """The reference rows that apply to this case's settings, and the stored
     rows that do not because a physical setting changed.

@@ -90,7 +90,7 @@ class RunRecord:
         it what it is (:class:`fem2d.case.loading.Case`: title, kind, reported dof...)."""
         from fem2d.case.loading import Case
 
-        return Case(self.case, self.settings)
+        return Case(self.case, self.settings, overrides=dict(self.spec.overrides))
 
 
 def _interface(result) -> dict[str, Any]:

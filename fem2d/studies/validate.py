@@ -242,7 +242,7 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
     recorded: the reported dof against its reference curve, the energy
     balance, contact pressure along the interface, wear power against a0,
     impact forces. Returns (caption, path) pairs."""
-    from fem2d.case.references import reference_curve
+    from fem2d.case.references import reference_curve, same_physics
     from fem2d.io import plots
     from fem2d.io.vtu import contact_pressure
 
@@ -257,7 +257,9 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
     figures: list[tuple[str, Path]] = []
     series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok if _finite(r.histories.get("u", []))]
     if series:
-        curve = reference_curve(first.run_case)
+        # one exact curve under every run, when it is every run's (not for a variant that changes the physics)
+        same = all(same_physics(first.run_case, r.run_case) for r in ok)
+        curve = reference_curve(first.run_case) if same else None
         label = first.run_case.reported_dof
         path = plots.plot_histories(series, out / f"{case}_history.png", curve, label, title)
         figures.append((f"{label.rsplit(' (', 1)[0]} against time" + (f", with the {curve[0]}" if curve else ""), path))
