@@ -84,3 +84,56 @@ def test_study_on_a_real_cluster_writes_on_the_client(cluster, tmp_path, monkeyp
     assert main([*args[:-3], "--out", "out2", "--timeout", "3", "--quiet"]) != 0
     assert time.monotonic() - start < 60
     assert "no worker and no finished run for 3 s" in capsys.readouterr().err
+
+
+def _scheduler_tasks(address: str) -> tuple[int, int]:
+    """(tasks the scheduler knows, tasks processing on a worker)."""
+    from distributed import Client
+
+    with Client(address, timeout="30s") as client:
+        known = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+        processing = sum(len(keys) for keys in client.processing().values())
+    return known, processing
+
+
+def test_ctrl_c_cancels_the_futures_and_leaves_nothing_half_written(cluster, tmp_path):
+    """SIGINT to a `fem2d study` client while its first run computes on the worker: the client
+    exits 130 within seconds with one line, the scheduler forgets every task (the queued runs
+    never start) and the output directory holds no result, table or staging file."""
+    import signal
+
+    address, _, _ = cluster
+    client_dir = tmp_path / "client"
+    client_dir.mkdir()
+    fem2d = str(Path(sys.executable).parent / "fem2d")
+    # three runs of several seconds each on the one worker thread: one runs, two wait
+    args = [fem2d, "study", "sdnv104a", "--grid", "time.dt=0.0005,0.00051,0.00052", "--scheduler", address,
+            "--out", "out", "--quiet"]
+    client = subprocess.Popen(args, cwd=client_dir, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "OMP_NUM_THREADS": "1"})
+    try:
+        deadline = time.monotonic() + 120
+        while _scheduler_tasks(address)[1] == 0:  # the first run is computing on the worker
+            assert client.poll() is None, client.communicate()
+            assert time.monotonic() < deadline, "no run started on the worker"
+            time.sleep(0.3)
+        known, _ = _scheduler_tasks(address)
+        assert known == 3
+        start = time.monotonic()
+        client.send_signal(signal.SIGINT)
+        out, err = client.communicate(timeout=60)
+        elapsed = time.monotonic() - start
+    finally:
+        if client.poll() is None:
+            client.kill()
+    assert client.returncode == 130, (out, err)
+    assert elapsed < 15.0, elapsed
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert lines == ["fem2d: study interrupted after 0 of 3 runs; the finished runs kept their result.json, "
+                     "the others and the summary table were not written"], err
+    deadline = time.monotonic() + 30
+    while _scheduler_tasks(address)[0] != 0:  # the client's futures are cancelled: the scheduler drops them
+        assert time.monotonic() < deadline, "the scheduler still holds the study's tasks"
+        time.sleep(0.3)
+    written = [p for p in (client_dir / "out").rglob("*") if p.is_file()] if (client_dir / "out").exists() else []
+    assert written == [], written
