@@ -175,9 +175,28 @@ class ValidationVariant:
     every_solver: bool
 
 
+#: The key each axis of a study sets (the studies name axes, the case layer the keys).
+STUDY_KEYS = {"method": "contact.method", "element": "mesh.element", "solver": "solver.linear",
+              "scheme": "time.scheme", "refine": "mesh.refine", "dt": "time.dt"}
+
+
 def solver_override(solver: str) -> dict[str, str]:
     """The override that runs a case with the linear solver ``solver``."""
-    return {"solver.linear": solver}
+    return {STUDY_KEYS["solver"]: solver}
+
+
+def refine_overrides(level: int, dt: float | None = None) -> dict[str, Any]:
+    """The overrides of refinement level ``level`` (h / 2**level); with ``dt`` (the
+    step at level 0) the step halves with h too."""
+    out: dict[str, Any] = {STUDY_KEYS["refine"]: int(level)}
+    if dt is not None:
+        out[STUDY_KEYS["dt"]] = dt / 2**level
+    return out
+
+
+def refine_level(overrides: Mapping[str, Any]) -> int:
+    """The refinement level a run's overrides set (0: the case's own mesh)."""
+    return int(overrides.get(STUDY_KEYS["refine"], 0))
 
 
 def setting(settings: Mapping[str, Any], dotted: str, default: Any = None) -> Any:

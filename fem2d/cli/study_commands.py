@@ -242,7 +242,7 @@ def _add_refine(sub) -> None:
 
 
 def _cmd_refine(args) -> int:
-    from fem2d.case.loading import load_case, parse_overrides
+    from fem2d.case.loading import load_case, parse_overrides, refine_overrides
     from fem2d.io.files import check_output_dir, write_table_csv
     from fem2d.io.plots import plot_refinement
     from fem2d.studies.study import (
@@ -255,7 +255,7 @@ def _cmd_refine(args) -> int:
 
     overrides = parse_overrides(args.overrides)
     levels = parse_levels(args.levels)
-    case = load_case(args.case, {**overrides, "mesh.refine": levels[-1]})
+    case = load_case(args.case, {**overrides, **refine_overrides(levels[-1])})
     _check_refinable(case)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "refine")
     dt = load_case(args.case, overrides).time_step if args.dt_with_h else None

@@ -128,11 +128,13 @@ def compare_specs(
 ) -> list[RunSpec]:
     """One run per combination of contact method x element x linear solver x
     time scheme (an empty list leaves that setting as the case has it)."""
+    from fem2d.case.loading import STUDY_KEYS
+
     axes = [
-        ("contact.method", list(methods)),
-        ("mesh.element", list(elements)),
-        ("solver.linear", list(solvers)),
-        ("time.scheme", list(schemes)),
+        (STUDY_KEYS["method"], list(methods)),
+        (STUDY_KEYS["element"], list(elements)),
+        (STUDY_KEYS["solver"], list(solvers)),
+        (STUDY_KEYS["scheme"], list(schemes)),
     ]
     axes = [(k, v) for k, v in axes if v]
     if not axes:
@@ -208,11 +210,11 @@ def refine_specs(
 ) -> list[RunSpec]:
     """One run per ``mesh.refine`` level (each level halves h); with ``dt``
     (the step at level 0), ``time.dt`` halves with h too: ``dt / 2**level``."""
+    from fem2d.case.loading import refine_overrides
+
     specs = []
     for level in levels:
-        point = {**(overrides or {}), "mesh.refine": int(level)}
-        if dt is not None:
-            point["time.dt"] = dt / 2**level
+        point = {**(overrides or {}), **refine_overrides(level, dt)}
         out = str(Path(root) / f"level-{level}") if root is not None else None
         specs.append(RunSpec(str(case), point, f"level {level}", out))
     return specs
@@ -235,10 +237,12 @@ def refinement_table(records: Sequence[RunRecord]) -> Table:
     Levels are ``mesh.refine`` values; between levels i and j, h shrinks by
     ``2 ** (j - i)``.
     """
+    from fem2d.case.loading import refine_level
+
     header = ["quantity", "level", "dofs", "value", "error", "order", "change", "change order", "wall_s"]
     rows: list[list[Any]] = []
     ok = [r for r in records if r.error is None]
-    levels = [r.spec.overrides["mesh.refine"] for r in ok]
+    levels = [refine_level(r.spec.overrides) for r in ok]
     converged = mesh_converged(records)
     for name in [n for n in quantity_names(ok) if n not in DIAGNOSTICS]:
         values = [r.quantities.get(name) for r in ok]
