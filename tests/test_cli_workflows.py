@@ -67,6 +67,7 @@ def test_compare_table_across_elements_and_solvers(tiny, tmp_path, capsys):
     deviation = [float(rows["max |u - reference curve| (m)"][label]) for label in labels]
     assert max(deviation[:2]) < 1.5e-5 and max(deviation[2:]) < 3e-6  # of a 2.9e-4 m deflection
     assert [rows["status"][label] for label in labels] == ["OK"] * 4
+    assert [rows["mesh run"][label].split(",")[0] for label in labels] == [label.split("/")[0] for label in labels]
     assert (tmp_path / "c" / "compare.png").stat().st_size > 10_000
     assert main(["compare", tiny, "--methods", "penalty"]) == 2  # no contact zone in this case
     assert "has no contact zone" in capsys.readouterr().err

@@ -100,6 +100,22 @@ def test_sliding_block_on_gmsh_default_meshes(tmp_path, element, order, recombin
     assert checks["x_at_1.70"]["relative_error"] < 3e-5
 
 
+def test_compare_labels_the_element_run_and_a_disagreeing_file_fails_naming_both(tmp_path, capsys):
+    mesh_file = sliding_block_file(tmp_path / "block.msh", 2, False, 0.5)
+    (tmp_path / "case.toml").write_text(CASE.format(mesh=mesh_file.name, element="tri6", refine=0))
+    args = ["compare", str(tmp_path / "case.toml"), "--elements", "tri6,tri3", "--methods", "lagrange",
+            "--set", "springs=[]", "--set", "time.end=0.5", "--out", str(tmp_path / "c"), "--workers", "1", "--quiet"]
+    assert main(args) == 1  # the tri3 run fails
+    captured = capsys.readouterr()
+    out = captured.out
+    mesh_row = next(line for line in out.splitlines() if line.startswith("mesh run"))
+    assert f"tri6, {read_mesh(mesh_file).n_nodes} nodes" in mesh_row
+    assert out.splitlines()[0].split() == ["quantity", "reference", "lagrange/tri6", "lagrange/tri3"]
+    failed = next(line for line in captured.err.splitlines() if line.startswith("FAILED"))
+    assert failed.startswith("FAILED lagrange/tri3: ") and "mesh.element: 'tri3' but" in failed
+    assert "block.msh holds tri6 cells" in failed
+
+
 def test_refined_gmsh_default_mesh_keeps_the_exact_answer(tmp_path):
     mesh_file = sliding_block_file(tmp_path / "block.msh", 2, False, 0.5)
     doc = run_case(tmp_path, mesh_file, "tri6", refine=1)

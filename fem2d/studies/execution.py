@@ -65,6 +65,8 @@ class RunRecord:
     histories: dict[str, np.ndarray] = field(default_factory=dict)
     extras: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    #: the mesh the run used: ``n_nodes`` and its 2D cell kinds ``elements``
+    mesh: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -90,7 +92,9 @@ class RunRecord:
         it what it is (:class:`fem2d.case.loading.Case`: title, kind, reported dof...)."""
         from fem2d.case.loading import Case
 
-        return Case(self.case, self.settings, overrides=dict(self.spec.overrides))
+        # a case file's path locates its relative mesh.file (the exact curve rebuilds the system)
+        path = Path(self.spec.case) if self.spec.case.endswith(".toml") else None
+        return Case(self.case, self.settings, path, overrides=dict(self.spec.overrides))
 
 
 def _interface(result) -> dict[str, Any]:
@@ -118,6 +122,7 @@ def record_of(result, spec: RunSpec) -> RunRecord:
         settings=result.case.document()["settings"],
         histories=dict(result.histories),
         extras=_interface(result),
+        mesh=result.mesh_record(),
     )
 
 

@@ -63,7 +63,7 @@ def record_from_dir(path: str | os.PathLike) -> RunRecord:
     overrides = doc.get("overrides") or {}
     spec = RunSpec(doc.get("case", path.name), dict(overrides), overrides_label(overrides))
     return RunRecord(spec, doc.get("case", path.name), doc.get("quantities", {}), doc.get("checks", []),
-                     doc.get("timing", {}), doc.get("settings", {}), histories)
+                     doc.get("timing", {}), doc.get("settings", {}), histories, mesh=doc.get("mesh") or {})
 
 
 def run_figures(record: RunRecord, out_dir: str | os.PathLike) -> list[tuple[str, Path]]:

@@ -154,7 +154,8 @@ def _error(check: dict) -> float | None:
 
 def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float] | None = None) -> Table:
     """Quantities down, variants across: each quantity's value and its error
-    against the reference, then max penetration (m), Newton iterations,
+    against the reference, then the mesh each run used (its elements and node
+    count: the element actually run), max penetration (m), Newton iterations,
     wall time (s), energy balance error (relative to the work of the loads),
     the largest deviation from the reference curve, and the check status."""
     header = ["quantity", "reference", *(r.label for r in records)]
@@ -176,11 +177,19 @@ def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float
             rows.append([f"  {kind} error", f"tol {ref['tolerance']:g}", *errs])
     if curve_errors:
         rows.append(["max |u - reference curve| (m)", None, *(curve_errors.get(r.label) for r in records)])
+    rows.append(["mesh run", None, *(_mesh_run(r) for r in records)])
     rows.append(["max penetration (m)", None, *(r.quantities.get("max_penetration") for r in records)])
     rows.append(["Newton iterations", None, *(r.timing.get("newton_iterations") for r in records)])
     rows.append(["wall time (s)", None, *(r.timing.get("wall_s") for r in records)])
     rows.append(["status", None, *(r.error or r.status for r in records)])
     return header, rows
+
+
+def _mesh_run(record: RunRecord) -> str | None:
+    """What the run meshed: its element kinds and node count (e.g. ``tri6, 914 nodes``)."""
+    if not record.mesh:
+        return None
+    return f"{'+'.join(record.mesh['elements']) or 'no cells'}, {record.mesh['n_nodes']} nodes"
 
 
 def curve_deviations(records: Sequence[RunRecord]) -> dict[str, float]:
