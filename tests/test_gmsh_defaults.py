@@ -104,7 +104,7 @@ def test_compare_labels_the_element_run_and_a_disagreeing_file_fails_naming_both
     mesh_file = sliding_block_file(tmp_path / "block.msh", 2, False, 0.5)
     (tmp_path / "case.toml").write_text(CASE.format(mesh=mesh_file.name, element="tri6", refine=0))
     args = ["compare", str(tmp_path / "case.toml"), "--elements", "tri6,tri3", "--methods", "lagrange",
-            "--set", "springs=[]", "--set", "time.end=0.5", "--out", str(tmp_path / "c"), "--workers", "1", "--quiet"]
+            "--set", "springs=[]", "--set", "time.end=0.2", "--out", str(tmp_path / "c"), "--workers", "1", "--quiet"]
     assert main(args) == 1  # the tri3 run fails
     captured = capsys.readouterr()
     out = captured.out
@@ -116,10 +116,11 @@ def test_compare_labels_the_element_run_and_a_disagreeing_file_fails_naming_both
     assert "block.msh holds tri6 cells" in failed
 
 
-def test_refined_gmsh_default_mesh_keeps_the_exact_answer(tmp_path):
-    mesh_file = sliding_block_file(tmp_path / "block.msh", 2, False, 0.5)
-    doc = run_case(tmp_path, mesh_file, "tri6", refine=1)
-    assert doc["mesh"]["n_nodes"] == split_uniform(read_mesh(mesh_file), 1).n_nodes
+@pytest.mark.parametrize(("element", "order", "size", "refine"), [("tri3", 1, 0.0, 2), ("tri6", 2, 0.0, 1)])
+def test_refined_gmsh_default_mesh_keeps_the_exact_answer(tmp_path, element, order, size, refine):
+    mesh_file = sliding_block_file(tmp_path / "block.msh", order, False, size)
+    doc = run_case(tmp_path, mesh_file, element, refine=refine)
+    assert doc["mesh"] == {"n_nodes": split_uniform(read_mesh(mesh_file), refine).n_nodes, "elements": [element]}
     checks = {c["quantity"]: c for c in doc["checks"]}
     assert len(checks) == 6 and all(c["passed"] for c in checks.values())
     assert checks["x_at_1.70"]["relative_error"] < 3e-5
