@@ -4,7 +4,7 @@ exact references (fem2d/exact/bars.py)."""
 import numpy as np
 import pytest
 
-from fem2d.dynamics.impact import PaoliSchatzman
+from fem2d.dynamics.impact import ContactStabilisedNewmark, PaoliSchatzman
 from fem2d.exact.bars import bar_on_wall
 from fem2d.runs.result import run
 
@@ -33,6 +33,31 @@ def test_case_defaults_meet_issue_10(case, force):
     assert abs(q["impact_1_f_max"] / force - 1.0) < 0.05
     assert q["impact_1_duration"] == pytest.approx(4.0e-4, rel=1e-2)
     assert abs(q["energy_drift"]) < 5e-3 and q["n_reopenings"] == 0
+
+
+@pytest.mark.parametrize("case", ["bar_wall", "two_bars"])
+def test_contact_stabilised_newmark_never_creates_energy(case):
+    """Deuflhard-Krause-Ertel: the discrete energy 1/2 v'Mv + 1/2 u'Ku does not
+    grow at any step (frictionless contact), the contact does not re-open, and
+    the impact costs at most the contact nodes' kinetic energy (1/80 of the
+    striker's on 40 cells, consistent mass)."""
+    settings = {"time.scheme": "stabilised_newmark", "model.lumped_mass": False, "time.dt": 2.0e-6,
+                "mesh.params.cells": 40}
+    result = run(case, settings)
+    h = result.histories
+    energy = h["kinetic"] + h["elastic"]
+    assert np.max(np.diff(energy)) < 1e-12 * energy[0]
+    q = result.quantities
+    assert q["n_impacts"] == 1 and q["n_reopenings"] == 0
+    assert q["impact_1_duration"] == pytest.approx(4.0e-4, rel=1.01e-2)
+    assert -1.0 / 80 <= q["energy_drift"] < 0.0
+
+
+def test_without_contact_the_stabilised_newmark_is_average_acceleration():
+    """No contact zone: the predictor is not projected and the step is
+    average acceleration (same weights up to the factor 1/2 of the equation)."""
+    w_k, w_c, w_m = ContactStabilisedNewmark().weights(0.1)
+    assert (2 * w_k, 2 * w_c, 2 * w_m) == pytest.approx((1.0, 0.5 / (0.25 * 0.1), 1.0 / (0.25 * 0.01)))
 
 
 def test_parameters_are_checked():

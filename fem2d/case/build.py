@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
-from fem2d.dynamics.impact import PaoliSchatzman
+from fem2d.dynamics.impact import ContactStabilisedNewmark, PaoliSchatzman
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
@@ -315,6 +315,10 @@ def scheme_of(case: Case) -> TimeScheme:
     ``newmark``: (beta, gamma); ``hht``: code_aster's HHT as DYNA_NON_LINE
     runs it by default (modified average acceleration, first order);
     ``hht_full``: Hilber-Hughes-Taylor proper (code_aster's MODI_EQUI='OUI');
+    ``paoli_schatzman``: central differences (``time.theta``) with the
+    contact condition at velocity level, restitution ``time.restitution``;
+    ``stabilised_newmark``: Deuflhard-Krause-Ertel's contact-stabilised
+    Newmark (see :mod:`fem2d.dynamics.impact`);
     ``generalized_alpha``: Chung-Hulbert with ``time.rho_inf``;
     ``modified_mass``: Newmark (beta, gamma), integrated on the modified mass
     of the contact nodes (``DirectAnalysis.modified_mass``, see
@@ -331,6 +335,8 @@ def scheme_of(case: Case) -> TimeScheme:
         return NewmarkScheme.generalized_alpha(t["rho_inf"])
     if t["scheme"] == "paoli_schatzman":
         return PaoliSchatzman(t["theta"], t["restitution"])
+    if t["scheme"] == "stabilised_newmark":
+        return ContactStabilisedNewmark()
     return NewmarkScheme(t["beta"], t["gamma"])
 
 

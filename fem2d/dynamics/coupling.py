@@ -151,6 +151,9 @@ class ContactCoupling:
         self._condensations: StepSizeCache[BoundaryCondensation] = StepSizeCache()
         self._blocks: StepSizeCache[list[np.ndarray]] = StepSizeCache()
         self._blended: StepSizeCache[np.ndarray] = StepSizeCache()
+        # the same for the projections on the admissible set in the mass metric (one matrix, whatever dt)
+        self._mass_condensation: StepSizeCache[BoundaryCondensation] = StepSizeCache(capacity=1)
+        self._mass_blocks: StepSizeCache[list[np.ndarray]] = StepSizeCache(capacity=1)
         #: per zone, what its contact solves keep from one step to the next
         self.workspaces = [ContactWorkspace() for _ in self.zones]
 
@@ -169,8 +172,11 @@ class ContactCoupling:
         """The free dofs of the union boundary (eliminated last by a Schur factorisation)."""
         return self.boundary_free_index[self.boundary_free_index >= 0]
 
-    def condensation(self, dt: float, factor: Factorization, n_free: int, counters: Counters) -> BoundaryCondensation:
-        """The condensation for step dt (:mod:`fem2d.dynamics.condensation`), made once per step size."""
+    def condensation(
+        self, dt: float, factor: Factorization, n_free: int, counters: Counters, projection: bool = False
+    ) -> BoundaryCondensation:
+        """The condensation for step dt (:mod:`fem2d.dynamics.condensation`), made once per step size
+        (``projection``: of the mass matrix, made once)."""
 
         def make() -> BoundaryCondensation:
             t0 = time.perf_counter()
@@ -178,6 +184,8 @@ class ContactCoupling:
             counters.condensation_s += time.perf_counter() - t0
             return cond
 
+        if projection:
+            return self._mass_condensation.get(0.0, make)
         return self._condensations.get(dt, make)
 
     def initial_state(self) -> Any:
@@ -201,6 +209,7 @@ class ContactCoupling:
         counters: Counters,
         times: tuple[float, float] | None = None,
         contact_on: tuple[float, np.ndarray] | None = None,
+        projection: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
         r"""The step's increment ``du`` solving ``K_eff du = rhs + S^T p`` with the
         contact forces p, the free-dof contact force ``S^T p``, and the solution:
@@ -213,8 +222,12 @@ class ContactCoupling:
         (:class:`~fem2d.dynamics.impact.PaoliSchatzman`): the blend is
         :math:`(d_{free} + e\, d_w)/(1+e) + C p/(1+e)`, so the formulation
         solves the same kind of problem with that free part and the compliance
-        :math:`C/(1+e)`, and the forces it returns are the step's."""
-        cond = self.condensation(dt, factor, len(rhs), counters)
+        :math:`C/(1+e)`, and the forces it returns are the step's.
+
+        ``projection`` says that ``factor`` is the mass matrix's (the
+        admissible predictor of :class:`~fem2d.dynamics.impact.ContactStabilisedNewmark`):
+        its condensation is kept apart from the steps'."""
+        cond = self.condensation(dt, factor, len(rhs), counters, projection)
         t0 = time.perf_counter()
         work, du_boundary = cond.condense(rhs)
         counters.solve_s += time.perf_counter() - t0
@@ -235,7 +248,8 @@ class ContactCoupling:
             )
             sol = self.formulations[0].solve(problem, state)
         else:
-            sol = self._solve_zones(dt, compliance, d_start, d_free, state)
+            blocks = self._mass_blocks if projection else self._blocks
+            sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks)
         counters.contact_s += time.perf_counter() - t0
         counters.newton_iterations += sol.iterations
         if not sol.converged:
@@ -247,10 +261,17 @@ class ContactCoupling:
         return du, cond.force(p), sol
 
     def _solve_zones(
-        self, dt: float, compliance: np.ndarray, d_start: np.ndarray, d_free: np.ndarray, states: tuple
+        self,
+        dt: float,
+        compliance: np.ndarray,
+        d_start: np.ndarray,
+        d_free: np.ndarray,
+        states: tuple,
+        cache: StepSizeCache[list[np.ndarray]],
     ) -> ContactSolution:
         """Block Gauss-Seidel over the zones (see the module docstring)."""
-        blocks = self._blocks.get(dt, lambda: [compliance[np.ix_(d, d)] for d in self._zone_dofs])
+        blocks = cache.get(dt if cache is self._blocks else 0.0,
+                           lambda: [compliance[np.ix_(d, d)] for d in self._zone_dofs])
         p_zone = [np.zeros(len(d)) for d in self._zone_dofs]
         p_total = np.zeros(len(d_free))
         parts: list[ContactSolution] = [None] * len(self.zones)  # type: ignore[list-item]

@@ -72,6 +72,15 @@ class TimeScheme(ABC):
     """
 
     label: str
+    #: True when the stepper must make the predicted increment admissible
+    #: before the step (:meth:`constrain`)
+    constrained_predictor: bool = False
+
+    def constrain(self, prediction: Prediction, du_admissible: np.ndarray) -> Prediction:
+        """The prediction with its increment replaced by the admissible one
+        (:meth:`fem2d.dynamics.stepper.NewmarkStepper.admissible_increment`),
+        for a scheme with ``constrained_predictor``."""
+        return replace(prediction, du=du_admissible)
 
     def mass(self, system: System) -> sp.csr_matrix:
         """The mass matrix the scheme integrates with (free dofs): the system's,

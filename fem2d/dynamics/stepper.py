@@ -88,6 +88,7 @@ class NewmarkStepper:
         self.contact = contact
         self.counters = Counters()
         self._factors: StepSizeCache[Factorization] = StepSizeCache()
+        self._mass_factor: StepSizeCache[Factorization] = StepSizeCache(capacity=1)
         self._forces: dict[float, np.ndarray] = {}
 
     def force_free(self, t: float) -> np.ndarray:
@@ -132,6 +133,25 @@ class NewmarkStepper:
 
         return self._factors.get(dt, make)
 
+    def admissible_increment(self, state: StepState, du: np.ndarray, dt: float, t_new: float) -> np.ndarray:
+        r"""The increment nearest ``du`` in the metric of the mass whose end
+        displacement satisfies the contact condition,
+        :math:`\operatorname{argmin}_{g(u_n + \Delta) \ge 0} rac12 (\Delta - \Delta u)^T M (\Delta - \Delta u)`:
+        the contact problem of a step whose effective matrix is :math:`M`
+        (:meth:`TimeScheme.constrain`)."""
+        mass = self.scheme.mass(self.system)
+
+        def make() -> Factorization:
+            boundary = self.contact.boundary_rows if self.backend.schur else None
+            self.counters.factorizations += 1
+            return self.backend.factorize(mass.tocsr(), boundary)
+
+        factor = self._mass_factor.get(0.0, make)
+        admissible, _, _ = self.contact.solve(
+            dt, factor, mass @ du, state.u, state.contact, self.counters, (state.t, t_new), projection=True
+        )
+        return admissible
+
     def initial_state(self, t0: float = 0.0) -> StepState:
         """u = 0, v from the system's initial velocity, a from M a = f - K u - C v."""
         s = self.system
@@ -164,6 +184,8 @@ class NewmarkStepper:
             state = replace(state, internal_force=s.K_free @ state.u)
         f_int = state.internal_force
         prediction = scheme.predict(state, dt)
+        if self.contact is not None and scheme.constrained_predictor:
+            prediction = scheme.constrain(prediction, self.admissible_increment(state, prediction.du, dt, t_new))
         rhs = scheme.right_hand_side(s, state, prediction, dt, t_new, self.force_free)
         factor = self.factor(dt)
         contact_state, contact_force, solution = state.contact, None, None
