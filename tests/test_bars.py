@@ -125,3 +125,19 @@ def test_compare_schemes_table(tmp_path, capsys):
     assert "newmark" in text and "modified_mass" in text and "impact_1_energy_drift" in text
     rows = {line.split(",")[0]: line.split(",") for line in (out / "compare.csv").read_text().splitlines()}
     assert float(rows["n_reopenings"][-2]) > 10 and float(rows["n_reopenings"][-1]) == 0
+    # the contact force and the energy of every scheme against the exact curves
+    assert (out / "compare_force.png").stat().st_size > 0 and (out / "compare_energy.png").stat().st_size > 0
+
+
+def test_exact_impact_of_the_bar_cases():
+    """The exact force history compare overlays, from each case's settings."""
+    from fem2d.case.exact_impacts import exact_force_curve, exact_impact
+    from fem2d.case.loading import load_case
+
+    assert exact_impact(load_case("bar_wall")) == bar_on_wall(L, E, RHO, AREA, V0)
+    assert exact_impact(load_case("two_bars")) == two_bars(L, E, RHO, AREA, V0)
+    assert exact_impact(load_case("bar_bounce")) == BouncingBar(L, 9.0e7, 1000.0, AREA, 9.81, 0.2)
+    assert exact_impact(load_case("sdnv104a")) is None
+    assert exact_impact(load_case("bar_wall", {"materials.0.nu": 0.3})) is None
+    _, force = exact_force_curve(load_case("two_bars"))
+    assert force(np.array([1e-4, 5e-4])).tolist() == [1.0e6, 0.0]

@@ -24,7 +24,9 @@ from fem2d.linalg.default import default_solver
 
 ELEMENTS = ("quad4", "quad8", "quad9", "tri3", "tri6")
 METHODS = ("lagrange", "penalty", "continuous")
-SCHEMES = ("auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass", "paoli_schatzman", "stabilised_newmark")
+SCHEMES = (
+    "auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass", "paoli_schatzman", "stabilised_newmark"
+)
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
 COMPONENTS = ("dx", "dy")
 

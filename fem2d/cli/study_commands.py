@@ -194,8 +194,9 @@ def _cmd_compare(args) -> int:
     print(format_study(header, rows, row_format=compare_format))
     csv_path = write_table_csv(root / "compare.csv", header, rows)
     png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
+    figures = [p for p in (png, *_impact_plots(records, root, case)) if p is not None]
     _print_failures(records)
-    print(f"wrote {csv_path}" + (f" and {png}" if png else ""))
+    print(f"wrote {csv_path}" + (f" and {', '.join(str(p) for p in figures)}" if figures else ""))
     return 0 if all(r.error is None for r in records) else 1
 
 
@@ -222,6 +223,29 @@ def _history_plot(records, path: Path, title: str) -> Path | None:
     series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok]
     case = ok[0].run_case
     return plots.plot_histories(series, path, reference_curve(case), case.reported_dof, title)
+
+
+def _impact_plots(records, root: Path, case) -> list[Path]:
+    """With contact: the contact force and the energy drift of every run
+    overlaid on the exact curves (the bar cases' force, a constant energy)."""
+    from fem2d.case.exact_impacts import exact_force_curve
+    from fem2d.io import plots
+    from fem2d.post.energy import energy_balance, energy_scale
+
+    ok = [r for r in records if r.error is None and "normal_force" in r.histories]
+    if not ok:
+        return []
+    forces = [(r.label, r.histories["time"], r.histories["normal_force"]) for r in ok]
+    drifts = []
+    for r in ok:
+        balance = energy_balance(r.histories)
+        scale = energy_scale(balance) or 1.0
+        drifts.append((r.label, r.histories["time"], balance["imbalance"] / scale))
+    return [
+        plots.plot_impact_forces(forces, root / "compare_force.png", f"{case.name}: contact force",
+                                 exact=exact_force_curve(case)),
+        plots.plot_energy_drifts(drifts, root / "compare_energy.png", f"{case.name}: energy"),
+    ]
 
 
 def _print_failures(records) -> None:

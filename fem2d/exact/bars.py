@@ -29,6 +29,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class BarImpact:
@@ -44,6 +46,15 @@ class BarImpact:
     @property
     def t_end(self) -> float:
         return self.t_start + self.duration
+
+    def force_at(self, t: np.ndarray) -> np.ndarray:
+        """The contact force history: the plateau on [t_start, t_end), zero outside (N).
+
+        >>> bar_on_wall(1.0, 2.0e11, 8000.0, 0.05, 1.0).force_at(np.array([-1e-6, 0.0, 3e-4, 4e-4])).tolist()
+        [0.0, 2000000.0, 2000000.0, 0.0]
+        """
+        t = np.asarray(t, dtype=float)
+        return np.where((t >= self.t_start) & (t < self.t_end), self.force, 0.0)
 
 
 def wave_speed(young: float, density: float) -> float:
@@ -120,6 +131,25 @@ class BouncingBar:
     def energy(self) -> float:
         """Kinetic energy at arrival, :math:`m g h` (J, the ground as zero of potential energy)."""
         return self.density * self.area * self.length * self.g * self.drop
+
+    def force_at(self, t: np.ndarray) -> np.ndarray:
+        """The ground's force history (N): :math:`Z v + \\rho c A g (t - t_k)`
+        during the k-th contact, zero in flight.
+
+        >>> bar = BouncingBar(1.0, 9.0e7, 1000.0, 0.05, 9.81, 0.2)
+        >>> t1 = bar.impact(1).t_start
+        >>> bool(bar.force_at(np.array([t1 - 1e-3]))[0] == 0.0), round(float(bar.force_at(np.array([t1]))[0]), 3)
+        (True, 29713.633)
+        """
+        t = np.asarray(t, dtype=float)
+        first = self.impact(1)
+        period = self.contact_duration + self.flight
+        since = t - first.t_start
+        k = np.floor(since / period)
+        local = since - k * period
+        inside = (since >= 0.0) & (local < self.contact_duration)
+        growth = self.density * self.c * self.area * self.g
+        return np.where(inside, first.force + growth * local, 0.0)
 
     def impact(self, k: int) -> BarImpact:
         """The k-th contact (k >= 1): it starts at

@@ -131,6 +131,29 @@ def plot_energy(histories: Mapping[str, np.ndarray], path: str | os.PathLike, ti
     return _save(fig, path)
 
 
+def plot_energy_drifts(
+    series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = ""
+) -> Path:
+    """Energy drift histories ``(label, t, drift)``: (E + D - W - E(0)) over
+    max(E(0), max |W|) (SPEC 8) against time, with the exact value, zero (the
+    energy of an elastic impact is constant)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    t_all = np.concatenate([s[1] for s in series]) if series else np.linspace(0.0, 1.0, 2)
+    ax.plot([t_all.min(), t_all.max()], [0.0, 0.0], color="0.55", lw=4.5, alpha=0.55, label="exact: constant energy")
+    styles = ["-", "--", "-.", ":"]
+    for i, (label, t, drift) in enumerate(series):
+        ax.plot(t, drift, styles[i % 4], color=_COLORS[i % len(_COLORS)], lw=1.3, label=label, zorder=2)
+    ax.set_xlabel("time t (s)")
+    ax.set_ylabel("energy drift (E + D - W - E$_0$) / max(E$_0$, |W|)")
+    spread = max([float(np.max(np.abs(d))) for _, _, d in series if len(d)] + [1e-12])
+    if spread > 10.0:
+        ax.set_yscale("symlog", linthresh=1e-2)
+    _finish(ax, title)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
 def plot_contact_pressure(
     x: np.ndarray,
     times: np.ndarray,
@@ -289,16 +312,25 @@ def _impact_windows(t: np.ndarray, f: np.ndarray, most: int) -> list[tuple[float
 
 
 def plot_impact_forces(
-    series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = "", zooms: int = 3
+    series: Sequence[tuple[str, np.ndarray, np.ndarray]],
+    path: str | os.PathLike,
+    title: str = "",
+    zooms: int = 3,
+    exact: Curve | None = None,
 ) -> Path:
     """Normal impact force histories ``(label, t, F_n)`` (N against s): the
     whole run on top, and below a close-up of each of the first ``zooms``
-    impacts (found in the first series)."""
+    impacts (found in the first series); ``exact = (label, F(t))`` is drawn
+    under them."""
     plt = _pyplot()
     windows = _impact_windows(series[0][1], series[0][2], zooms) if series else []
     fig = plt.figure(figsize=(8, 6.4 if windows else 4.4))
     grid = fig.add_gridspec(2 if windows else 1, max(len(windows), 1), height_ratios=[3, 2] if windows else [1])
     ax = fig.add_subplot(grid[0, :])
+    t_all = np.concatenate([s[1] for s in series]) if series else np.linspace(0.0, 1.0, 2)
+    if exact is not None:
+        t_ref = np.linspace(float(t_all.min()), float(t_all.max()), 20001)
+        ax.plot(t_ref, exact[1](t_ref), color="0.55", lw=4.5, alpha=0.55, label=exact[0], zorder=1)
     for i, (label, t, f) in enumerate(series):
         ax.plot(t, f, color=_COLORS[i % len(_COLORS)], lw=1.2, ls="-" if i == 0 else "--", label=label)
     ax.set_xlabel("time t (s)")
@@ -307,6 +339,9 @@ def plot_impact_forces(
     for k, (a, b) in enumerate(windows):
         zoom = fig.add_subplot(grid[1, k])
         pad = 0.1 * (b - a)
+        if exact is not None:
+            t_ref = np.linspace(a - pad, b + pad, 2001)
+            zoom.plot(t_ref, exact[1](t_ref), color="0.55", lw=3.5, alpha=0.55, zorder=1)
         for i, (_, t, f) in enumerate(series):
             sel = (t >= a - pad) & (t <= b + pad)
             zoom.plot(t[sel], f[sel], ".-" if i == 0 else "--", color=_COLORS[i % len(_COLORS)], lw=1.0, ms=3)
