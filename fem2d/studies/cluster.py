@@ -6,7 +6,10 @@ directory, runs the case there, and sends the results back. The client writes
 every run's ``result.json`` and ``history.npz`` where the user asked (``--out``
 is relative to the client's directory, never a worker's). A cluster that stops
 making progress (no worker, scheduler gone) fails after ``timeout`` seconds
-with one line; Ctrl-C cancels the futures, so the workers stop computing.
+with one line. Ctrl-C cancels the futures: the scheduler drops every run and
+those not started never start (a run already computing on a worker finishes
+there and is discarded: Dask cannot stop a thread); the client writes nothing
+more (tests/test_dask_cluster.py).
 """
 
 from __future__ import annotations
