@@ -228,12 +228,6 @@ POST_KEYS = {"window": "post.window", "impact_threshold": "post.threshold", "imp
              "energy_tolerance": "post.energy_tolerance"}
 
 
-def contact_tables(settings: dict) -> list[dict]:
-    """The ``[contact]`` / ``[[contact]]`` tables that define a zone (a lone
-    ``[contact]`` table without slave and master defines none)."""
-    return [c for c in tables_of(settings["contact"]) if c.get("slave") is not None or c.get("master") is not None]
-
-
 def contact_key(case: Case, index: int, key: str) -> str:
     """The dotted key of a contact setting, as the case file spells it
     (``contact.mu`` for a lone table, ``contact[1].mu`` in a list; the
