@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
@@ -40,8 +40,10 @@ from fem2d.model.stepping import TimeStepping
 from fem2d.model.supports import Support
 from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
-from fem2d.runs.direct import DirectAnalysis
-from fem2d.runs.modal import ModalAnalysis
+
+if TYPE_CHECKING:  # each path imported when a case takes it (a modal run never loads the direct one)
+    from fem2d.runs.direct import DirectAnalysis
+    from fem2d.runs.modal import ModalAnalysis
 
 T = TypeVar("T")
 
@@ -351,11 +353,15 @@ def build_analysis(case: Case) -> BuiltCase:
                            window=None if window is None else tuple(window), impact_threshold=post["threshold"],
                            impact_quiet=post["quiet"], energy_tolerance=post["energy_tolerance"],
                            bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]), groups=tuple(r["groups"]))
+        from fem2d.runs.direct import DirectAnalysis
+
         scheme = t["scheme"]
         modified_mass = scheme == "modified_mass" or (scheme == "auto" and bool(model.contacts))
         analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme_of(case),
                              solver=s["solver"]["linear"], report=report, modified_mass=modified_mass)
         return BuiltCase(analysis, keys)
+    from fem2d.runs.modal import ModalAnalysis
+
     obstacles = []
     ob = s["obstacle"]
     if ob.get("node") is not None:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from fem2d.case.loading import Case, load_case
+from fem2d.case.reference_cache import CachedReference, ReferenceCache
 
 if TYPE_CHECKING:
     from fem2d.model.system import System
@@ -194,25 +195,52 @@ def references_for(case: Case, system: System | None = None) -> list[dict]:
     return resolve(case, system)[0]
 
 
-def resolve(case: Case, system: System | None = None) -> tuple[list[dict], list[dict]]:
-    """(references with values, unchecked notes ``{quantity, source, reason}``)."""
+def exact_values(case: Case, quantities: list[str], system: System | None = None,
+                 cache: ReferenceCache | None = None) -> CachedReference:
+    """The exact model's values of ``quantities`` for the case's settings (None: the
+    model does not give that quantity), or the reason it does not hold.
+
+    With a ``cache`` and the run's ``system`` (whose mesh is part of the key), a
+    computation done before for the same settings, mesh and code is read back
+    (:mod:`fem2d.case.reference_cache`) instead of computed again.
+    """
+    key = None
+    if cache is not None and system is not None:
+        key = cache.key(str(case.settings["exact"].get("model")), case.settings, system.mesh, quantities)
+        stored = cache.get(key)
+        if stored is not None:
+            return stored
+    try:
+        exact = exact_reference(case, system)
+    except NoExactSolution as exc:
+        computed = CachedReference(f"exact: {case.settings['exact'].get('model')}", {}, str(exc))
+    else:
+        values = {q: exact.value(q) for q in quantities}
+        computed = CachedReference(exact.source, {q: None if v is None else float(v) for q, v in values.items()})
+    if key is not None:
+        cache.put(key, computed)
+    return computed
+
+
+def resolve(case: Case, system: System | None = None,
+            cache: ReferenceCache | None = None) -> tuple[list[dict], list[dict]]:
+    """(references with values, unchecked notes ``{quantity, source, reason}``); exact
+    values come from ``cache`` when it holds them (see :func:`exact_values`)."""
     rows, unchecked = applicable(case)
     out = [dict(r) for r in rows if r.get("value") is not None]
     wanted = [r for r in rows if r.get("value") is None]
     if wanted:
-        try:
-            exact = exact_reference(case, system)
-        except NoExactSolution as exc:
-            source = f"exact: {case.settings['exact'].get('model')}"
-            unchecked += [{"quantity": r["quantity"], "source": source, "reason": str(exc)} for r in wanted]
+        exact = exact_values(case, [r["quantity"] for r in wanted], system, cache)
+        if exact.reason is not None:
+            unchecked += [{"quantity": r["quantity"], "source": exact.source, "reason": exact.reason} for r in wanted]
         else:
             for r in wanted:
-                value = exact.value(r["quantity"])
+                value = exact.values[r["quantity"]]
                 if value is None:
                     unchecked.append({"quantity": r["quantity"], "source": exact.source,
                                       "reason": "the exact solution has no such quantity for these settings"})
                 else:
-                    out.append({**r, "value": float(value), "source": exact.source})
+                    out.append({**r, "value": value, "source": exact.source})
     return out, unchecked
 
 
@@ -240,10 +268,11 @@ def check(ref: Mapping[str, Any], value: float | None) -> dict:
 
 
 def checks_for(
-    case: Case, quantities: Mapping[str, float], system: System | None = None
+    case: Case, quantities: Mapping[str, float], system: System | None = None, cache: ReferenceCache | None = None
 ) -> tuple[list[dict], list[dict]]:
-    """(check records, unchecked notes) of a run's quantities."""
-    refs, unchecked = resolve(case, system)
+    """(check records, unchecked notes) of a run's quantities (exact values from ``cache``
+    when it holds them)."""
+    refs, unchecked = resolve(case, system, cache)
     return [check(r, quantities.get(r["quantity"])) for r in refs], unchecked
 
 

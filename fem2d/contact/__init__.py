@@ -25,6 +25,7 @@ import numbers
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import (
     OPEN,
     SLIP,
@@ -38,6 +39,7 @@ from fem2d.contact.problem import (
 from fem2d.errors import FieldError
 
 #: Where each formulation lives, by the name a case gives in ``contact.method``.
+#: Its option choices are :data:`fem2d.contact.options.CHOICES` (checked without importing it).
 _FORMULATION_CLASSES = {
     "lagrange": ("fem2d.contact.lagrange", "LagrangeFormulation"),
     "penalty": ("fem2d.contact.penalty", "PenaltyFormulation"),
@@ -131,8 +133,8 @@ def check_options(**options: Any) -> None:
     fem2d.errors.FieldError: contact.rho_n: expected a positive number, got -1.0
     """
     choices: dict[str, tuple[str, ...]] = {}
-    for cls in FORMULATIONS.values():
-        choices.update(cls.choices)
+    for method in FORMULATIONS:  # the formulations' own choices, their modules not imported
+        choices.update(CHOICES[method])
     for key, value in options.items():
         _check("contact", key, value, choices)
 

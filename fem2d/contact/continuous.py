@@ -62,6 +62,7 @@ import numpy as np
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import alart_curnier_status, reversal_to_stick
 from fem2d.contact.kinematics import gauss_kinematics, nodal_kinematics, zone_weights
+from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
 
@@ -113,10 +114,7 @@ class ContinuousFormulation:
     max_iter: int = 50
     orientation: str = "auto"
     name: ClassVar[str] = "continuous"
-    choices: ClassVar[dict[str, tuple[str, ...]]] = {
-        "integration": ("nodal", "gauss"),
-        "orientation": ("auto", "left", "right"),
-    }
+    choices: ClassVar[dict[str, tuple[str, ...]]] = CHOICES["continuous"]
 
     def initial_state(self, zone: ContactZone) -> ContinuousState:
         """Zero multipliers, every node open."""

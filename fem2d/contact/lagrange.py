@@ -40,6 +40,7 @@ import numpy as np
 
 from fem2d.contact import active_set
 from fem2d.contact.kinematics import node_kinematics, zone_weights
+from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
 
@@ -139,10 +140,7 @@ class LagrangeFormulation:
     strategy: str = "block"
     orientation: str = "auto"
     name: ClassVar[str] = "lagrange"
-    choices: ClassVar[dict[str, tuple[str, ...]]] = {
-        "strategy": ("block", "single"),
-        "orientation": ("auto", "left", "right"),
-    }
+    choices: ClassVar[dict[str, tuple[str, ...]]] = CHOICES["lagrange"]
 
     def initial_state(self, zone: ContactZone) -> DiscreteState:
         """All slave nodes open at the reference position."""

@@ -48,6 +48,7 @@ import numpy as np
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import return_map, reversal_to_stick
 from fem2d.contact.kinematics import node_kinematics, zone_weights
+from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
 
@@ -175,7 +176,7 @@ class PenaltyFormulation:
     max_iter: int = 50
     orientation: str = "auto"
     name: ClassVar[str] = "penalty"
-    choices: ClassVar[dict[str, tuple[str, ...]]] = {"orientation": ("auto", "left", "right")}
+    choices: ClassVar[dict[str, tuple[str, ...]]] = CHOICES["penalty"]
 
     def initial_state(self, zone: ContactZone) -> PenaltyState:
         """No anchors, no force; coefficients fixed at the first step."""

@@ -86,7 +86,7 @@ def _as_dense(a) -> np.ndarray:
 def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int = _DENSE_MAX) -> ModalBasis:
     r"""Lowest ``n_modes`` modes of :math:`K \phi = \omega^2 M \phi` on the free dofs.
 
-    Dense ``scipy.linalg.eigh`` for at most ``dense_max`` dofs, otherwise
+    Dense for at most ``dense_max`` dofs (:func:`dense_modes`, NumPy only), otherwise
     ``scipy.sparse.linalg.eigsh`` in shift-invert mode around ``sigma``
     (default: a small negative shift :math:`-10^{-6}\,\bar K/\bar M`, so a
     singular :math:`K`, e.g. a free body, is factorised safely).
@@ -103,16 +103,15 @@ def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int =
     ModalBasis
         Modes scaled to a largest component of +1, with :math:`m_i, k_i`.
     """
-    import scipy.linalg  # imported here: the time integrators do not need scipy
-    import scipy.sparse as sp
-    import scipy.sparse.linalg as spla
-
     n = K.shape[0]
     if not 1 <= n_modes <= n:
         raise ValueError(f"n_modes must be between 1 and {n}, got {n_modes}")
     if n <= dense_max or n_modes >= n - 1:
-        lam, vec = scipy.linalg.eigh(_as_dense(K), _as_dense(M), subset_by_index=[0, n_modes - 1])
+        lam, vec = dense_modes(_as_dense(K), _as_dense(M), n_modes)
     else:
+        import scipy.sparse as sp  # imported here: a small model (the modal cases) needs NumPy only
+        import scipy.sparse.linalg as spla
+
         Ks, Ms = sp.csc_matrix(K), sp.csc_matrix(M)
         if sigma is None:
             sigma = -1e-6 * float(abs(Ks.diagonal()).mean()) / float(abs(Ms.diagonal()).mean())
@@ -128,6 +127,25 @@ def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int =
     stiffnesses = np.einsum("ij,ij->j", vec, np.asarray(Kd))
     omegas = np.sqrt(np.maximum(lam, 0.0))
     return ModalBasis(omegas=omegas, modes=vec, masses=masses, stiffnesses=stiffnesses)
+
+
+def dense_modes(K: np.ndarray, M: np.ndarray, n_modes: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""Lowest ``n_modes`` eigenpairs of the dense symmetric pencil :math:`K\phi = \lambda M\phi`,
+    :math:`M` positive definite (LAPACK's ``sygv`` reduction, in NumPy):
+
+    .. math:: M = L L^T,\quad (L^{-1} K L^{-T})\, w = \lambda w,\quad \phi = L^{-T} w .
+
+    Returns ``(lam, phi)``, eigenvalues increasing, :math:`\phi^T M \phi = I`.
+
+    >>> lam, phi = dense_modes(np.array([[2.0, -1.0], [-1.0, 2.0]]), np.eye(2), 1)
+    >>> round(float(lam[0]), 12)
+    1.0
+    """
+    L = np.linalg.cholesky(M)
+    Linv = np.linalg.inv(L)  # lower triangular; small: n <= dense_max
+    C = Linv @ K @ Linv.T
+    lam, w = np.linalg.eigh(0.5 * (C + C.T))
+    return lam[:n_modes], Linv.T @ w[:, :n_modes]
 
 
 def modal_damping(ratios, basis: ModalBasis) -> np.ndarray:

@@ -141,11 +141,7 @@ class ExactSolution:
             ts = times[sel]
             step = np.diff(ts)
             if ts.size > 2 and np.allclose(step, step[0], rtol=1e-9, atol=0.0):
-                E = scipy.linalg.expm(ph.A * step[0])
-                Y = np.empty((ts.size, ph.y0.size))
-                Y[0] = ph.state(ts[0])
-                for j in range(1, ts.size):
-                    Y[j] = E @ Y[j - 1]
+                Y = _powers_applied(scipy.linalg.expm(ph.A * step[0]), ph.state(ts[0]), ts.size)
             else:
                 Y = np.array([ph.state(t) for t in ts])
             out["q"][sel], out["v"][sel] = Y[:, IQ], Y[:, IV]
@@ -222,6 +218,26 @@ class ExactSolution:
         mean = float(fm.mean()) if fm.size else 0.0
         std = float(np.sqrt(max(float(np.mean(fm**2)) - mean**2, 0.0))) if fm.size else 0.0
         return ImpactStatistics(impacts, float(fm.max()) if fm.size else 0.0, mean, std)
+
+
+def _powers_applied(E: np.ndarray, y0: np.ndarray, n: int) -> np.ndarray:
+    r"""Rows :math:`E^j y_0`, :math:`j = 0 \dots n-1`, by doubling: the first :math:`2^k` rows times
+    :math:`(E^{2^k})^T` give the next ones (:math:`\log_2 n` products of blocks instead of
+    :math:`n` small products).
+
+    >>> _powers_applied(np.array([[2.0]]), np.array([1.0]), 5)[:, 0].tolist()
+    [1.0, 2.0, 4.0, 8.0, 16.0]
+    """
+    Y = np.empty((n, y0.size))
+    Y[0] = y0
+    power, filled = E, 1
+    while filled < n:
+        m = min(filled, n - filled)
+        Y[filled:filled + m] = Y[:m] @ power.T
+        filled += m
+        if filled < n:
+            power = power @ power
+    return Y
 
 
 def _grid_step(A: np.ndarray, span: float) -> float:

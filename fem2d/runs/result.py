@@ -25,6 +25,7 @@ from fem2d.io.files import atomic_path, replaced_together, write_csv, write_json
 
 if TYPE_CHECKING:
     from fem2d.case.loading import Case
+    from fem2d.case.reference_cache import ReferenceCache
     from fem2d.runs.direct import DirectFields
     from fem2d.runs.modal import ModalFields
 
@@ -89,6 +90,7 @@ def run(
     case: str | os.PathLike | Case,
     overrides: Mapping[str, Any] | Iterable[str] = (),
     progress: Callable[[float], None] | None = None,
+    reference_cache: ReferenceCache | bool = True,
 ) -> Result:
     """Run a case (built-in name, TOML path or loaded :class:`Case`).
 
@@ -102,6 +104,10 @@ def run(
     :class:`~fem2d.errors.InputError` for the settings,
     :class:`~fem2d.errors.NumericalError` when the state became non-finite or grew
     without bound.
+
+    Exact reference values are read from ``reference_cache`` when it holds them for
+    these settings, mesh and code (True: the user's cache,
+    :meth:`~fem2d.case.reference_cache.ReferenceCache.default`; False: computed every time).
     """
     from fem2d.case.build import build_analysis
     from fem2d.case.checks import likely_cause
@@ -127,7 +133,12 @@ def run(
     key, cause = likely_cause(case)
     check_state(case.where, result.histories, cause, key)  # non-finite or exploding: not a result
     timing = {"wall_s": time.perf_counter() - start, **result.timing}
-    checks, unchecked = checks_for(case, result.quantities, result.fields.system)
+    cache = reference_cache
+    if isinstance(cache, bool):
+        from fem2d.case.reference_cache import ReferenceCache
+
+        cache = ReferenceCache.default() if cache else None
+    checks, unchecked = checks_for(case, result.quantities, result.fields.system, cache)
     return dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked)
 
 

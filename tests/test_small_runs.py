@@ -1,0 +1,86 @@
+"""Small runs without start-up waste: the modal path loads only what it uses, and an
+exact reference is computed once per settings (kept on disk), with the same values."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+from fem2d.case import loading, references  # loading first (it re-exports from references)
+from fem2d.case.build import build_system
+from fem2d.case.reference_cache import ReferenceCache
+from fem2d.modal.basis import dense_modes
+
+
+def test_exact_reference_is_read_back_for_the_same_settings_only(tmp_path, monkeypatch):
+    cache = ReferenceCache(tmp_path)
+    case = loading.load_case("sdnd104", {"excitation.a0": 1.5})
+    system = build_system(case)
+    computed, _ = references.resolve(case, system, cache)
+    assert len(list(tmp_path.glob("*.json"))) == 1
+    uncached, _ = references.resolve(case, system)
+    assert computed == uncached  # the same rows, values and sources as without a cache
+
+    def not_again(*args, **kwargs):
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(references, "exact_reference", not_again)
+    assert references.resolve(case, system, cache)[0] == computed  # read back, not computed
+    other = loading.load_case("sdnd104", {"excitation.a0": 1.25})  # another setting: another key
+    with pytest.raises(AssertionError, match="computed again"):
+        references.resolve(other, build_system(other), cache)
+    (stored,) = tmp_path.glob("*.json")
+    stored.write_text("{not json")  # a damaged file is a miss
+    with pytest.raises(AssertionError, match="computed again"):
+        references.resolve(case, system, cache)
+    # another version of the code is another key
+    assert ReferenceCache(tmp_path, "another fem2d").key("m", {}, None, []) != cache.key("m", {}, None, [])
+
+
+def test_the_reason_an_exact_model_does_not_hold_is_kept_too(tmp_path):
+    cache = ReferenceCache(tmp_path)
+    case = loading.load_case("sdnd104", {"post.window": [2.0, 20.0], "time.end": 20.0, "modal.n_modes": 1,
+                                 "excitation.omega": 6.0})
+    system = build_system(case)
+    first = references.resolve(case, system, cache)
+    assert first == references.resolve(case, system, cache) == references.resolve(case, system)
+    data = json.loads(next(tmp_path.glob("*.json")).read_text())
+    assert set(data) == {"source", "values", "reason"}
+
+
+def test_cache_switched_off_or_unwritable(tmp_path, monkeypatch):
+    monkeypatch.setenv("FEM2D_CACHE_DIR", "")
+    assert ReferenceCache.default() is None
+    monkeypatch.setenv("FEM2D_CACHE_DIR", str(tmp_path / "here"))
+    assert ReferenceCache.default().directory == tmp_path / "here"
+
+
+def test_dense_modes_agree_with_lapack():
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 12, 12))
+    K, M = a @ a.T, b @ b.T + 12 * np.eye(12)
+    lam, phi = dense_modes(K, M, 4)
+    ref_lam, ref_phi = scipy.linalg.eigh(K, M, subset_by_index=[0, 3])
+    np.testing.assert_allclose(lam, ref_lam, rtol=1e-11)
+    np.testing.assert_allclose(np.abs(phi.T @ M @ ref_phi), np.eye(4), atol=1e-9)
+    np.testing.assert_allclose(phi.T @ M @ phi, np.eye(4), atol=1e-12)
+
+
+def test_a_modal_run_loads_neither_the_direct_path_nor_scipys_solvers():
+    code = (
+        "import sys\n"
+        "from fem2d.case.build import build_analysis\n"
+        "from fem2d.case.loading import load_case\n"
+        "built = build_analysis(load_case('sdnd104'))\n"
+        "built.analysis.problem(built.analysis.model.assemble())\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+                 .stdout.split())
+    assert "fem2d.modal.basis" in loaded
+    unwanted = {"fem2d.runs.direct", "fem2d.contact.lagrange", "fem2d.contact.continuous", "fem2d.contact.penalty",
+                "fem2d.modal.events", "scipy.linalg", "scipy.optimize", "scipy.sparse.linalg", "matplotlib"}
+    assert loaded & unwanted == set()
