@@ -72,7 +72,7 @@ class DirectHistory:
             self.forces = s.force_free
         self._M = s.M_free if self.mass is None else self.mass
         self._K_s = s.restrict(s.K_springs)
-        self._K_b = s.K_free - self._K_s
+        self._K_b: sp.csr_matrix | None = None  # K_free - K_s, made only for a state without K u (a copy of K)
         self._prescribed = s.has_prescribed_displacements
         self._rows: list[dict] = []
         self._slave_rows: list[dict] = []
@@ -95,6 +95,8 @@ class DirectHistory:
             # slid 15 m would carry ~1e-2 J of round-off
             elastic = 0.5 * state.u @ state.internal_force - springs
         else:
+            if self._K_b is None:
+                self._K_b = self.system.K_free - self._K_s
             elastic = 0.5 * state.u @ (self._K_b @ state.u)
         return float(kinetic), float(elastic), float(springs)
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
@@ -124,9 +125,12 @@ class NewmarkStepper:
                 k_eff = k_eff + self.scheme.mass(s) * w_m
             if s.C_free is not None and w_c:
                 k_eff = k_eff + s.C_free * w_c
+            k_eff = k_eff.tocsr()
+            if self.backend.upper_triangle:  # the full K_eff need not stay alive during the factorisation
+                k_eff = sp.triu(k_eff, format="csr")
             boundary = self.contact.boundary_rows if self.contact is not None and self.backend.schur else None
             t0 = time.perf_counter()
-            factor = self.backend.factorize(k_eff.tocsr(), boundary)
+            factor = self.backend.factorize(k_eff, boundary)
             self.counters.factorization_s += time.perf_counter() - t0
             self.counters.factorizations += 1
             return factor

@@ -66,7 +66,9 @@ class SolverBackend:
     ``schur`` says whether ``factorize(A, boundary)`` eliminates the rows
     ``boundary`` last and returns a factorisation with their Schur complement
     (``schur``, ``boundary``) and the two half sweeps ``forward`` and
-    ``backward`` (see :mod:`fem2d.linalg.pardiso`).
+    ``backward`` (see :mod:`fem2d.linalg.pardiso`). ``upper_triangle`` says that it
+    reads only the upper triangle of A: a caller may pass ``triu(A)`` and free A
+    before the factorisation (at level 6 the full K_eff is 58 MB).
     """
 
     name: str
@@ -76,6 +78,7 @@ class SolverBackend:
     install: str
     symmetric: bool = False
     schur: bool = False
+    upper_triangle: bool = False
 
     def available(self) -> bool:
         return self.available_fn()

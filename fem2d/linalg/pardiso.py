@@ -54,6 +54,21 @@ def _int(value: int) -> ctypes.c_int32:
     return ctypes.byref(ctypes.c_int32(value))
 
 
+def _upper(matrix: sp.csr_matrix) -> sp.csr_matrix:
+    """The upper triangle of a CSR matrix: the matrix itself when it is one (no copy).
+
+    >>> a = sp.csr_matrix(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    >>> _upper(a).toarray().tolist()
+    [[2.0, 1.0], [0.0, 2.0]]
+    >>> u = _upper(a); _upper(u) is u
+    True
+    """
+    rows = np.repeat(np.arange(matrix.shape[0], dtype=matrix.indices.dtype), np.diff(matrix.indptr))
+    if np.all(matrix.indices >= rows):
+        return matrix
+    return sp.triu(matrix, format="csr")
+
+
 class PardisoFactorization:
     """PARDISO factors of ``matrix`` (kept in MKL's memory until this object is freed).
 
@@ -77,12 +92,13 @@ class PardisoFactorization:
         self._pardiso.restype = None
         self.mtype = mtype
         if mtype in (2, -2):
-            matrix = sp.triu(matrix, format="csr")
+            matrix = _upper(matrix)
         matrix.sort_indices()
         self.n = matrix.shape[0]
         self._data = np.ascontiguousarray(matrix.data, dtype=float)
         self._indptr = (matrix.indptr + 1).astype(np.int32)  # PARDISO's one-based CSR
         self._indices = (matrix.indices + 1).astype(np.int32)
+        del matrix  # its zero-based indices are not needed during the factorisation
         self._handle = np.zeros(64, dtype=np.int64)
         self._iparm = np.zeros(64, dtype=np.int32)
         self._iparm[0] = 1  # the values below, not the defaults
@@ -164,6 +180,7 @@ PARDISO_CHOLESKY = register(
         install=_INSTALL,
         symmetric=True,
         schur=True,
+        upper_triangle=True,
     )
 )
 
@@ -176,6 +193,7 @@ PARDISO_LDLT = register(
         install=_INSTALL,
         symmetric=True,
         schur=True,
+        upper_triangle=True,
     )
 )
 
