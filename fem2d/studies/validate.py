@@ -16,7 +16,7 @@ import itertools
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,8 +157,9 @@ def validate(
     ``workers`` local processes, one per core); run directories go under
     ``root/<case>/``. ``on_start(n_runs)`` and ``on_done(n_done, record)``
     report progress. With ``plots``, each case's figures are drawn into
-    ``root/plots/`` as soon as its last run is in, while the workers go on
-    with the other cases."""
+    ``root/plots/`` as soon as its last run is in: by a worker of the local
+    process pool (the parent only collects), or in this process with another
+    executor (a Dask cluster's workers may not see this file system)."""
     from fem2d.errors import InputError
     from fem2d.studies.execution import local_executor
 
@@ -170,7 +171,10 @@ def validate(
         on_start(len(s.specs))
     n = workers or min(len(s.specs), os.cpu_count() or 1)
     pool = local_executor(n) if executor is None else executor
-    plotter = _Plotter(s.specs, Path(root) / "plots", s.skipped) if plots and root is not None else None
+    plotter = None
+    if plots and root is not None:
+        local = pool if isinstance(pool, ProcessPoolExecutor) else None
+        plotter = _Plotter(s.specs, Path(root) / "plots", s.skipped, local)
 
     def done(n_done: int, record: RunRecord) -> None:
         if plotter is not None:
@@ -180,19 +184,22 @@ def validate(
 
     try:
         records = run_all(s.specs, pool, done)
+        figures = plotter.finish() if plotter is not None else None
     finally:
         if executor is None:
             pool.shutdown(wait=False, cancel_futures=True)
     workers_used = n if executor is None else type(executor).__name__
-    figures = plotter.figures if plotter is not None else None
     return Validation(records, s.skipped, time.perf_counter() - start, workers_used, figures)
 
 
 class _Plotter:
-    """Draws a case's figures once all of its runs are in (see :func:`validate`)."""
+    """Draws a case's figures once all of its runs are in (see :func:`validate`): on
+    ``pool`` when given (:meth:`finish` collects them), otherwise at once, here."""
 
-    def __init__(self, specs: Sequence[RunSpec], out: Path, notes: list[str]) -> None:
-        self.out, self.notes = out, notes
+    def __init__(self, specs: Sequence[RunSpec], out: Path, notes: list[str],
+                 pool: ProcessPoolExecutor | None = None) -> None:
+        self.out, self.notes, self.pool = out, notes, pool
+        self.drawing: dict[str, Future] = {}
         self.specs = list(specs)  # records come back as copies (pickled): match them by value
         self.left: dict[str, int] = {}
         for spec in specs:
@@ -207,10 +214,23 @@ class _Plotter:
         self.left[key] -= 1
         if self.left[key] == 0:
             records = [r for _, r in sorted(self.done.pop(key), key=lambda pair: pair[0])]
+            if self.pool is not None:
+                self.drawing[record.case] = self.pool.submit(case_plots, record.case, records, self.out)
+                return
             try:
                 self.figures[record.case] = case_plots(record.case, records, self.out)
             except Exception as exc:  # a plotting problem must not hide the validation table
                 self.notes.append(f"{record.case}: plots failed ({type(exc).__name__}: {exc})")
+
+    def finish(self) -> dict[str, list[tuple[str, Path]]]:
+        """Every case's figures (waiting for those the pool is drawing)."""
+        for case, future in self.drawing.items():
+            try:
+                self.figures[case] = future.result()
+            except Exception as exc:  # a plotting problem (or a lost worker) must not hide the table
+                self.notes.append(f"{case}: plots failed ({type(exc).__name__}: {exc})")
+        self.drawing.clear()
+        return self.figures
 
 
 # --- the report -------------------------------------------------------------------------------------
