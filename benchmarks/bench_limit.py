@@ -15,8 +15,9 @@ For SDNV104 A (QUAD4, Lagrange) at levels 3-6 (``--levels``):
 
 Then one end-to-end run (level 6, the case's 350 steps, ``--full``; or
 ``--e2e-level``), and the per-process breakdown of a small run
-(``fem2d run sdnd104``): interpreter start, imports, the run itself
-(``timing.wall_s``) and the rest (outputs, exit).
+(``fem2d run sdnd104``, see ``bench_small.py``): the floor of the imports a modal run
+cannot avoid, the process with its imports by package and its run, and the twelve SDND104
+runs one process each.
 
 Usage::
 
@@ -152,26 +153,20 @@ def fem2d_level(level: int, end: float | None = None) -> dict:
 
 
 def small_run_breakdown(case: str = "sdnd104") -> dict:
-    """Where a small run's process time goes: start, imports, run, the rest (outputs, exit)."""
+    """Where a small run's process time goes (:mod:`bench_small`): the floor of the imports a
+    modal run cannot avoid, ``fem2d run sdnd104`` (best of 2 after a warm-up, peak RSS) with its imports by
+    package, and the twelve SDND104 runs one process each."""
+    from bench_small import floor, import_breakdown, twelve_runs
 
-    def process(args: list[str]) -> float:
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, *args], check=True, stdout=subprocess.DEVNULL)
-        return time.perf_counter() - t0
-
-    start = min(process(["-c", "pass"]) for _ in range(3))
-    imports = min(process(["-c", "import fem2d.cli"]) for _ in range(3)) - start
-    runs = [fem2d_run(case, []) for _ in range(3)]
-    best = min(runs, key=lambda d: d["process_s"])
-    run_s = best["timing"]["wall_s"]
+    runs = [fem2d_run(case, []) for _ in range(3)]  # the first also warms the caches
+    best = min(runs[1:], key=lambda d: d["process_s"])
     return {
         "case": case,
         "process_s": best["process_s"],
-        "interpreter_s": start,
-        "imports_s": imports,
-        "run_s": run_s,
-        "rest_s": best["process_s"] - start - imports - run_s,
         "peak_mb": best["peak_mb"],
+        "floor": floor(),
+        "breakdown": import_breakdown(case),
+        "twelve": twelve_runs(),
     }
 
 
@@ -221,9 +216,12 @@ def main(argv: list[str] | None = None) -> dict:
             f"setup {run['setup_s']:.2f} s, step {1e3 * run['step_s']:.1f} ms, peak RSS {run['peak_mb']:.0f} MB")
     small = small_run_breakdown()
     report["small_run"] = small
-    say(f"\n`fem2d run {small['case']}` (best of 3): process {small['process_s']:.3f} s = interpreter "
-        f"{small['interpreter_s']:.3f} + imports {small['imports_s']:.3f} + run {small['run_s']:.3f} "
-        f"+ outputs and exit {small['rest_s']:.3f}; peak RSS {small['peak_mb']:.0f} MB")
+    b, f = small["breakdown"], small["floor"]
+    say(f"\n`fem2d run {small['case']}` (best of 2, warm): process {small['process_s']:.3f} s, peak RSS "
+        f"{small['peak_mb']:.0f} MB; floor: " + ", ".join(f"{k} {v:.3f} s" for k, v in f.items()))
+    say(f"  one under -X importtime: {b['process_s']:.3f} s, run {b['run_wall_s']:.3f} s, imports "
+        + ", ".join(f"{k} {v:.3f}" for k, v in b["imports_s"].items()))
+    say(f"  the twelve SDND104 runs, one process each: {small['twelve']['total_s']:.2f} s")
     if args.json:
         print(json.dumps(report, indent=2))
     return report
