@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
-from fem2d.dynamics.impact import ContactStabilisedNewmark, PaoliSchatzman
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
@@ -330,8 +329,12 @@ def scheme_of(case: Case) -> TimeScheme:
     if t["scheme"] == "generalized_alpha":
         return NewmarkScheme.generalized_alpha(t["rho_inf"])
     if t["scheme"] == "paoli_schatzman":
+        from fem2d.dynamics.impact import PaoliSchatzman  # imported when chosen: it needs scipy.sparse.linalg
+
         return PaoliSchatzman(t["theta"], t["restitution"])
     if t["scheme"] == "stabilised_newmark":
+        from fem2d.dynamics.impact import ContactStabilisedNewmark
+
         return ContactStabilisedNewmark()
     return NewmarkScheme(t["beta"], t["gamma"])
 
