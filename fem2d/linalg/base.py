@@ -24,7 +24,29 @@ def singular_matrix_error(solver: str, detail: str) -> NumericalError:
     return NumericalError(f"linear solver {solver!r}: the matrix is singular ({detail}); {SINGULAR_CAUSE}")
 
 
-def probe_error(matrix: sp.spmatrix, factor: Factorization) -> float:
+def is_upper_triangular(matrix: sp.csr_matrix) -> bool:
+    """No stored entry below the diagonal (a CSR matrix).
+
+    >>> is_upper_triangular(sp.csr_matrix([[2.0, 1.0], [0.0, 2.0]]))
+    True
+    >>> is_upper_triangular(sp.csr_matrix([[1.0, 0.0], [1.0, 1.0]]))
+    False
+    """
+    rows = np.repeat(np.arange(matrix.shape[0], dtype=matrix.indices.dtype), np.diff(matrix.indptr))
+    return bool(np.all(matrix.indices >= rows))
+
+
+def symmetric_product(upper: sp.csr_matrix, x: np.ndarray) -> np.ndarray:
+    """:math:`A x` of the symmetric A whose upper triangle is ``upper``: :math:`U x + U^T x - D x`.
+
+    >>> a = np.array([[2.0, 1.0], [1.0, 3.0]])
+    >>> symmetric_product(sp.csr_matrix(np.triu(a)), np.array([1.0, 1.0])).tolist()
+    [3.0, 4.0]
+    """
+    return upper @ x + upper.T @ x - upper.diagonal() * x
+
+
+def probe_error(matrix: sp.spmatrix, factor: Factorization, upper: bool = False) -> float:
     r"""Relative error of the factorisation on a known solution: with a fixed
     random :math:`x_0`,
 
@@ -34,7 +56,8 @@ def probe_error(matrix: sp.spmatrix, factor: Factorization) -> float:
 
     about :math:`\kappa(A)\,\varepsilon` for a regular matrix and of order one
     (or not finite) for a singular one, whose null-space component of
-    :math:`x_0` the solve cannot recover. One solve per factorisation.
+    :math:`x_0` the solve cannot recover. One solve per factorisation. With
+    ``upper``, ``matrix`` is the upper triangle of a symmetric A.
 
     >>> import scipy.sparse as sp
     >>> from fem2d.linalg.superlu import SuperLUFactorization
@@ -44,7 +67,7 @@ def probe_error(matrix: sp.spmatrix, factor: Factorization) -> float:
     """
     x0 = np.random.default_rng(0).standard_normal(matrix.shape[0])
     with np.errstate(all="ignore"):
-        x = factor.solve(matrix @ x0)
+        x = factor.solve(symmetric_product(matrix, x0) if upper else matrix @ x0)
         error = float(np.linalg.norm(x - x0) / np.linalg.norm(x0))
     return error if np.isfinite(error) else float("inf")
 
@@ -93,9 +116,11 @@ class SolverBackend:
             raise ValueError(f"{self.name}: matrix must be square, got {matrix.shape}")
         if boundary is not None and not self.schur:
             raise ValueError(f"{self.name}: no Schur complement facility")
+        # a backend that reads the upper triangle may be given only that (the stepper does: less memory)
+        upper = self.upper_triangle and is_upper_triangular(matrix)
         try:
             factor = self.factorize_fn(matrix) if boundary is None else self.factorize_fn(matrix, boundary)
-            error = probe_error(matrix, factor) if matrix.shape[0] else 0.0
+            error = probe_error(matrix, factor, upper) if matrix.shape[0] else 0.0
         except NumericalError:
             raise
         except (RuntimeError, ValueError, np.linalg.LinAlgError) as exc:

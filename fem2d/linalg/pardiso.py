@@ -35,7 +35,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.errors import NumericalError
-from fem2d.linalg.base import SINGULAR_CAUSE, SolverBackend, register, singular_matrix_error
+from fem2d.linalg.base import SINGULAR_CAUSE, SolverBackend, is_upper_triangular, register, singular_matrix_error
 from fem2d.linalg.default import mkl_runtime
 
 _INSTALL = "install MKL with `pip install mkl` (a dependency of fem2d on x86_64)"
@@ -63,10 +63,7 @@ def _upper(matrix: sp.csr_matrix) -> sp.csr_matrix:
     >>> u = _upper(a); _upper(u) is u
     True
     """
-    rows = np.repeat(np.arange(matrix.shape[0], dtype=matrix.indices.dtype), np.diff(matrix.indptr))
-    if np.all(matrix.indices >= rows):
-        return matrix
-    return sp.triu(matrix, format="csr")
+    return matrix if is_upper_triangular(matrix) else sp.triu(matrix, format="csr")
 
 
 class PardisoFactorization:
