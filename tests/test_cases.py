@@ -1,5 +1,8 @@
 """Case files: schema, overrides, references, bad input."""
 
+import subprocess
+import sys
+
 import pytest
 
 from fem2d.case.loading import builtin_cases, load_case, make_checks, parse_overrides, references_for
@@ -89,3 +92,10 @@ def test_bad_files_name_the_file_and_key(tmp_path):
     bad.write_text(head + '[mesh]\ngeometry = "rectangle"\n')
     with pytest.raises(InputError, match="at least one \\[\\[materials\\]\\]"):
         load_case(bad)
+
+
+def test_the_references_module_imports_first_in_a_fresh_process():
+    """case.references imports case.loading, which re-exports two of its names:
+    either may be imported first (``fem2d plot DIR`` starts from references)."""
+    code = "import fem2d.case.references; from fem2d.case.loading import make_checks, references_for"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

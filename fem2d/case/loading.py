@@ -394,5 +394,12 @@ def _check_tables_used(case: Case, data: dict) -> None:
             raise case.error(name, f"a {kind} case does not use [{name}]" + (hint if name == "obstacle" else ""))
 
 
-# references live in their own module; these names stay importable from here
-from fem2d.case.references import make_checks, references_for  # noqa: E402, F401
+def __getattr__(name: str) -> Any:
+    """References live in their own module (which imports this one); ``make_checks``
+    and ``references_for`` stay importable from here, resolved on first use so that
+    either module can be imported first."""
+    if name in ("make_checks", "references_for"):
+        from fem2d.case import references
+
+        return getattr(references, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
