@@ -58,3 +58,28 @@ def test_refine_says_mesh_converged_and_refuses_a_case_without_mesh(tmp_path, ca
     assert "x_at_0.30: mesh-converged" in out
     rows = [line.split() for line in out.splitlines() if line.startswith("x_at_0.30 ")]
     assert len(rows) == 2 and rows[1][5] == "-"  # order column empty
+
+
+def test_plot_dir_of_a_run_on_a_relative_mesh_file(tmp_path, monkeypatch):
+    """result.json records a relative mesh.file resolved against the case file's folder,
+    so the run directory can be plotted from anywhere (the exact curve rebuilds the system)."""
+    import json
+
+    from fem2d.mesh import BUILDERS
+    from fem2d.mesh.io import write_mesh
+
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    write_mesh(BUILDERS["sliding_block"](), cases / "block.msh")
+    (cases / "user.toml").write_text('[case]\nextends = "sdnv104a"\nname = "user"\n'
+                                     '[mesh]\nfile = "block.msh"\nelement = "quad4"\n')
+    out = tmp_path / "run"
+    assert main(["run", str(cases / "user.toml"), "--set", "time.end=0.3", "--set", "report.at_times=[]",
+                 "--out", str(out), "--quiet"]) == 0
+    recorded = json.loads((out / "result.json").read_text())["settings"]["mesh"]["file"]
+    assert recorded == str((cases / "block.msh").resolve())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert main(["plot", str(out), "--out", "figs"]) == 0
+    assert (elsewhere / "figs" / "user_history.png").stat().st_size > 1000

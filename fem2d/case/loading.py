@@ -159,8 +159,16 @@ class Case:
         ]
 
     def document(self) -> dict[str, Any]:
-        """What result.json records of the case: its name, resolved settings and overrides."""
-        return {"case": self.name, "settings": self.settings, "overrides": self.overrides}
+        """What result.json records of the case: its name, resolved settings and overrides.
+
+        A relative ``mesh.file`` is recorded resolved against the case file's folder, so a
+        run directory read back later (``fem2d plot DIR``) finds the mesh wherever it is read.
+        """
+        settings = self.settings
+        mesh_file = self.mesh_file
+        if mesh_file is not None and not Path(self.get("mesh.file")).is_absolute():
+            settings = {**settings, "mesh": {**settings["mesh"], "file": str(mesh_file.resolve())}}
+        return {"case": self.name, "settings": settings, "overrides": self.overrides}
 
 
 @dataclass(frozen=True)
