@@ -37,6 +37,8 @@ _WHERE = {
     "load_case": "fem2d.case.loading",
     "DirectAnalysis": "fem2d.runs.direct",
     "ModalAnalysis": "fem2d.runs.modal",
+    "StaticAnalysis": "fem2d.runs.static",
+    "StaticScheme": "fem2d.dynamics.schemes",
     "NewmarkScheme": "fem2d.dynamics.schemes",
     "LagrangeFormulation": "fem2d.contact.lagrange",
     "PenaltyFormulation": "fem2d.contact.penalty",

@@ -4,7 +4,8 @@ A case file says what code_aster's command file says; this module turns its
 resolved settings into the objects a user would compose in Python
 (:mod:`fem2d.model`: bodies, supports, loads, springs, point masses, initial
 conditions, contact zones, the report, the time grid) and the analysis that
-runs them (:class:`~fem2d.runs.direct.DirectAnalysis` or
+runs them (:class:`~fem2d.runs.direct.DirectAnalysis`,
+:class:`~fem2d.runs.static.StaticAnalysis` or
 :class:`~fem2d.runs.modal.ModalAnalysis`).
 
 Objects below this layer name themselves and their field in their errors
@@ -43,6 +44,7 @@ from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunct
 if TYPE_CHECKING:  # each path imported when a case takes it (a modal run never loads the direct one)
     from fem2d.runs.direct import DirectAnalysis
     from fem2d.runs.modal import ModalAnalysis
+    from fem2d.runs.static import StaticAnalysis
 
 T = TypeVar("T")
 
@@ -100,7 +102,7 @@ class CaseKeys:
 class BuiltCase:
     """A case turned into an analysis, and the keys its objects came from."""
 
-    analysis: DirectAnalysis | ModalAnalysis
+    analysis: DirectAnalysis | StaticAnalysis | ModalAnalysis
     keys: CaseKeys
 
 
@@ -225,6 +227,7 @@ MODEL_KEYS = {"bodies": "materials", "supports": "supports", "loads": "loads", "
 
 #: Where the fields of a direct analysis and its report come from, outside their own table.
 DIRECT_KEYS = {"scheme": "time.scheme", "modified_mass": "time.scheme", "solver": "solver.linear"}
+STATIC_KEYS = {"solver": "solver.linear", "regularization": "solver.regularization"}
 POST_KEYS = {"window": "post.window", "impact_threshold": "post.threshold", "impact_quiet": "post.quiet",
              "energy_tolerance": "post.energy_tolerance"}
 
@@ -347,7 +350,7 @@ def build_analysis(case: Case) -> BuiltCase:
     t = s["time"]
     stepping = keys.make(TimeStepping, "time", dt=t["dt"], end=t["end"], cut_factor=t["cut_factor"],
                          min_dt=t["min_dt"], events=t["events"])
-    if s["case"]["kind"] == "direct":
+    if s["case"]["kind"] in ("direct", "static"):
         r = s["report"]
         post = s["post"]
         window = post.get("window")
@@ -356,6 +359,13 @@ def build_analysis(case: Case) -> BuiltCase:
                            window=None if window is None else tuple(window), impact_threshold=post["threshold"],
                            impact_quiet=post["quiet"], energy_tolerance=post["energy_tolerance"],
                            bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]), groups=tuple(r["groups"]))
+        if s["case"]["kind"] == "static":
+            from fem2d.runs.static import StaticAnalysis
+
+            analysis = keys.make(StaticAnalysis, "", STATIC_KEYS, model=model, stepping=stepping,
+                                 solver=s["solver"]["linear"], report=report,
+                                 regularization=s["solver"]["regularization"])
+            return BuiltCase(analysis, keys)
         from fem2d.runs.direct import DirectAnalysis
 
         scheme = t["scheme"]

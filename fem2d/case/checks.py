@@ -111,3 +111,32 @@ def check_settings(case: Case) -> None:
     if s["case"]["kind"] == "direct" and time["scheme"] == "newmark" and time["gamma"] < 0.5:
         raise case.error("time.gamma", f"{time['gamma']:g} < 1/2 makes Newmark amplify every mode (unstable "
                          "at any step); expected gamma >= 0.5")
+    _check_static_settings(case)
+
+
+def _check_static_settings(case: Case) -> None:
+    """A setting the static path ignores (time scheme, events, inertia and
+    damping, initial velocities) is an error in a static case, and the static
+    regularisation is one in any other."""
+    from fem2d.case.schema import SCHEMA
+
+    s = case.settings
+    defaults = {name: SCHEMA.fields["time"].fields[name].default for name in ("beta", "gamma", "alpha", "rho_inf")}
+    if s["case"]["kind"] != "static":
+        if s["solver"]["regularization"] != SCHEMA.fields["solver"].fields["regularization"].default:
+            raise case.error("solver.regularization", f"a {s['case']['kind']} case does not use it (static cases only)")
+        return
+    time = s["time"]
+    if time["scheme"] != "auto":
+        raise case.error("time.scheme", f"{time['scheme']!r}: a static case has no time scheme (leave it out)")
+    if time["events"]:
+        raise case.error("time.events", "a static case has no contact events to locate (leave it out)")
+    for name, default in defaults.items():
+        if time[name] != default:
+            raise case.error(f"time.{name}", "a static case has no time scheme (leave it out)")
+    for i, mat in enumerate(s["materials"]):
+        if any(mat["rayleigh"]):
+            raise case.error(f"materials[{i}].rayleigh", "a static case has no damping (leave it out)")
+    for i, init in enumerate(s["initial"]):
+        if any(init["velocity"]):
+            raise case.error(f"initial[{i}].velocity", "a static case has no velocity (leave it out)")

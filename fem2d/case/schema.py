@@ -36,7 +36,11 @@ CASE = Table(
     fields={
         "name": String(doc="case name, used for the default output directory"),
         "title": String(default="", doc="one line shown in tables"),
-        "kind": String(choices=("direct", "modal"), doc="direct FE dynamics or reduced-modal"),
+        "kind": String(
+            choices=("direct", "static", "modal"),
+            doc="direct FE dynamics, static equilibrium with contact (load levels at time.dt up to time.end), "
+            "or reduced-modal",
+        ),
         "description": String(default="", doc="free text about the case"),
         "extends": Optional(inner=String(), doc="a case this one starts from (its tables merged, arrays replaced)"),
     }
@@ -228,6 +232,13 @@ SOLVER = Table(
             default=default_solver(),
             doc="direct sparse solver: pardiso-cholesky (the default where the mkl wheel installs), "
             "pardiso-ldlt, pardiso, superlu (the default elsewhere), cholmod",
+        ),
+        "regularization": Real(
+            default=1e-4,
+            positive=True,
+            max=0.5,
+            doc="static cases: proximal term epsilon diag(K) where only contact holds a body; "
+            "changes the iterations, not the answer",
         ),
     }
 )

@@ -24,6 +24,7 @@ from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.errors import ConvergenceError, FieldError, ModelError
 from fem2d.linalg import get_solver
+from fem2d.linalg.base import SolverBackend
 from fem2d.linalg.default import default_solver
 from fem2d.model.contact import Contact
 from fem2d.model.model import Model
@@ -102,6 +103,12 @@ class DirectAnalysis:
             method = dataclasses.replace(method, young_modulus=self.model.slave_modulus(contact))
         return method
 
+    def stepper(
+        self, system: System, scheme: TimeScheme, backend: SolverBackend, coupling: ContactCoupling | None
+    ) -> NewmarkStepper:
+        """What advances the assembled system by one step under ``scheme``."""
+        return NewmarkStepper(system, scheme, backend, coupling)
+
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
         """Assemble, integrate, post-process; ``progress(t)`` follows the simulated time."""
         t_start = time.perf_counter()
@@ -128,7 +135,7 @@ class DirectAnalysis:
             bodies = system.mesh.cells_of_dimension(2).values()
             in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
             scheme = scheme.modified_mass(system, nodes[np.isin(nodes, in_cells)])
-        stepper = NewmarkStepper(system, scheme, backend, coupling)
+        stepper = self.stepper(system, scheme, backend, coupling)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system))
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
