@@ -15,8 +15,10 @@ spring instead, which changes the answer):
     (K + \varepsilon D)\, u^{k+1} = f_{n+1} + \varepsilon D\, u^k + f_c^{k+1},
     \qquad u^0 = u_n ,
 
-with :math:`D = \operatorname{diag} K` and :math:`\varepsilon` small
-(:attr:`StaticStepper.regularization`, relative to the diagonal). Each
+with :math:`D = \operatorname{diag} K / n` (:math:`n` free dofs, so that a
+rigid motion of the whole model meets :math:`\varepsilon` times the mean
+diagonal, whatever the mesh) and :math:`\varepsilon` small
+(:attr:`StaticStepper.regularization`). Each
 iteration is a well-posed contact problem (:math:`K + \varepsilon D` is
 positive definite) solved by the zone's own formulation on the condensed
 boundary, with the slip still measured from :math:`u_n`. The out-of-balance
@@ -151,7 +153,10 @@ class StaticStepper(NewmarkStepper):
         self.tolerance = tolerance
         self.max_iter = max_iter
         self.proximal_iterations = 0
-        self._spring = regularization * np.abs(system.K_free.diagonal())
+        # epsilon diag(K) / n: a rigid motion of the whole model sees epsilon times the mean diagonal
+        # whatever the number of dofs n, so the contraction per iteration does not slow down with h
+        diagonal = np.abs(system.K_free.diagonal())
+        self._spring = regularization * diagonal / max(len(diagonal), 1)
 
     def factor(self, dt: float) -> Factorization:
         """K + epsilon diag(K) on the free dofs (K alone without regularisation)."""

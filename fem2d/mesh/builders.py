@@ -353,10 +353,13 @@ def bars(
     return _orient_counter_clockwise(mesh)
 
 
+from fem2d.mesh.disc import half_disc  # noqa: E402  (a numpy builder, registered with the Gmsh ones)
+
 #: Builders a case file may name in ``mesh.geometry``.
 BUILDERS: dict[str, Callable[..., Mesh]] = {
     "sliding_block": sliding_block,
     "rectangle": rectangle,
     "single_node": single_node,
     "bars": bars,
+    "half_disc": half_disc,
 }
