@@ -358,7 +358,8 @@ def build_analysis(case: Case) -> BuiltCase:
                            at_times=r["at_times"], extrema=r["extrema"], modes=r["modes"], snapshots=r["snapshots"],
                            window=None if window is None else tuple(window), impact_threshold=post["threshold"],
                            impact_quiet=post["quiet"], energy_tolerance=post["energy_tolerance"],
-                           bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]), groups=tuple(r["groups"]))
+                           bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]), groups=tuple(r["groups"]),
+                           pressure_at=tuple(r["pressure_at"]))
         if s["case"]["kind"] == "static":
             from fem2d.runs.static import StaticAnalysis
 

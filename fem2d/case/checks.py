@@ -86,6 +86,7 @@ def check_settings(case: Case) -> None:
     """
     s = case.settings
     _inside_run(case, "report.at_times", list(s["report"]["at_times"]))
+    _inside_run(case, "report.pressure_at", list(s["report"]["pressure_at"]))
     window = s["post"].get("window")
     if window is not None:
         _inside_run(case, "post.window", list(window))

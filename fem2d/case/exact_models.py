@@ -471,6 +471,50 @@ def bouncing_bar(case: Case, system: System) -> ExactReference:
     return ExactReference(source, value, parameters=reference.parameters)
 
 
+def hertz_line_contact(case: Case, system: System) -> ExactReference:
+    r"""Hertz line contact of an elastic half disc on a rigid plane (:mod:`fem2d.exact.hertz`).
+
+    Read from the run's own settings: the radius ``mesh.params.radius`` of the
+    ``half_disc`` builder, the body's E and nu and ``model.hypothesis`` (plane
+    strain: :math:`E^* = E/(1-\nu^2)`), and the line load :math:`P` as the
+    resultant of the loads at ``time.end`` against the plane's normal, per unit
+    thickness. Quantities: ``peak_pressure`` (:math:`p_0`) and
+    ``contact_half_width`` (:math:`a`) of the one zone. Static and
+    frictionless only: the distribution of a dynamic or frictional contact is
+    not Hertz's.
+    """
+    from fem2d.exact.hertz import HertzLineContact
+
+    s = case.settings
+    zones = s["contact"] if isinstance(s["contact"], list) else [s["contact"]]
+    if s["case"]["kind"] != "static":
+        raise NoExactSolution("Hertz contact is a static solution (case.kind = static)")
+    if len(system.zones) != 1 or len(zones) != 1 or zones[0].get("plane") is None:
+        raise NoExactSolution("Hertz contact needs one contact zone on a rigid plane")
+    if zones[0]["mu"] != 0.0:
+        raise NoExactSolution("Hertz contact is frictionless (contact.mu = 0)")
+    if s["mesh"].get("geometry") != "half_disc" or len(s["materials"]) != 1:
+        raise NoExactSolution("Hertz contact needs one body meshed by the half_disc builder")
+    from fem2d.mesh.disc import half_disc
+
+    radius = float(s["mesh"]["params"].get("radius", half_disc.__defaults__[2]))
+    material = s["materials"][0]
+    normal = np.asarray(zones[0]["plane"]["normal"], dtype=float)
+    normal = normal / np.linalg.norm(normal)
+    force = system.force(s["time"]["end"]).reshape(-1, 2)
+    thickness = s["model"]["thickness"]
+    load = -float((force @ normal).sum()) / thickness
+    if load <= 0.0:
+        raise NoExactSolution("the loads do not press the disc on the plane")
+    hertz = HertzLineContact(load, radius, material["E"], material["nu"], s["model"]["hypothesis"] == "plane_strain")
+    values = {"peak_pressure": hertz.peak_pressure, "contact_half_width": hertz.half_width}
+    source = (f"exact: Hertz line contact, P={load:.6g} N/m R={radius:g} m E*={hertz.effective_modulus:.6g} Pa: "
+              f"a={hertz.half_width:.6g} m p0={hertz.peak_pressure:.6g} Pa")
+    parameters = {"P": load, "R": radius, "E_star": hertz.effective_modulus, "a": hertz.half_width,
+                  "p0": hertz.peak_pressure}
+    return ExactReference(source, values.get, parameters=parameters)
+
+
 EXACT_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "sliding_block": sliding_block,
     "wear_on_vibrating_plane": wear_on_vibrating_plane,
@@ -479,4 +523,5 @@ EXACT_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "bar_on_wall": bar_on_rigid_wall,
     "two_bars": bar_on_bar,
     "bouncing_bar": bouncing_bar,
+    "hertz_line_contact": hertz_line_contact,
 }

@@ -267,6 +267,11 @@ REPORT = Table(
             doc="groups whose mean displacement and velocity are reported (G_dx_at_T, G_vx_at_T, G_dx_ext_k, "
             "G_dx_t_ext_k, G_dx_rest, G_dx_t_rest, G_vx_min, G_vx_max; likewise dy, vy)",
         ),
+        "pressure_at": Array(
+            item=Real(min=0.0),
+            default=[],
+            doc="s instants where the contact pressure along each slave surface is written (pressure.csv) and drawn",
+        ),
         "curve": Table(
             fields={
                 "function": Optional(inner=String(), doc="'module:function', f(t, **args) -> reported dof"),
@@ -338,9 +343,8 @@ EXACT = Table(
         "model": Optional(
             inner=String(),
             doc="exact solution computed for each run's settings (fem2d/case/exact_models.py: sliding_block, "
-            "block_on_incline, wear_on_vibrating_plane, oscillator_on_stop, bar_on_wall, two_bars, bouncing_bar); "
-            "references without a value take theirs from it, "
-            "plots draw its curve",
+            "block_on_incline, wear_on_vibrating_plane, oscillator_on_stop, bar_on_wall, two_bars, bouncing_bar, "
+            "hertz_line_contact); references without a value take theirs from it, plots draw its curve",
         ),
     },
     doc="the exact model of the case",

@@ -55,8 +55,8 @@ def _cmd_run(args) -> int:
     if args.vtu is not None:
         if args.vtu < 0:
             raise InputError(f"--vtu {args.vtu}: expected a stride >= 1 (or none for automatic)")
-        if case.kind != "direct":
-            raise InputError(f"--vtu: {case.name} is a {case.kind} case; VTU output needs a direct "
+        if case.kind == "modal":
+            raise InputError(f"--vtu: {case.name} is a {case.kind} case; VTU output needs a direct or static "
                              "(finite-element) run")
         from fem2d.io.vtu import auto_stride
 
@@ -70,6 +70,8 @@ def _cmd_run(args) -> int:
     written = [out / "result.json"]
     if result.histories:
         written.append(out / "history.npz")
+    if getattr(result.fields, "pressure", None):
+        written.append(out / "pressure.csv")
     if args.csv and any(np.ndim(v) == 1 for v in result.histories.values()):
         written.append(out / "history.csv")
     if args.plot:

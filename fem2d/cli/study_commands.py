@@ -301,7 +301,7 @@ def _cmd_refine(args) -> int:
 
 def _check_refinable(case) -> None:
     """A refinement study needs a mesh of cells whose size h halves with mesh.refine."""
-    if case.kind != "direct":
+    if case.kind == "modal":
         raise InputError(f"refine: {case.name} is a {case.kind} case on a basis of modes: "
                          "there is no mesh size h to refine (try fem2d study --grid time.dt=...)")
 

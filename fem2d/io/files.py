@@ -34,7 +34,7 @@ from fem2d.errors import OutputError
 #: Names a run writes into its directory; older files of these names belong to the
 #: previous run and are replaced (or removed) together with the new ones. Anything
 #: else in the directory (a case file, the user's notes) is carried over untouched.
-RUN_OUTPUTS: tuple[str, ...] = ("result.json", "history.*", "*.pvd", "vtu")
+RUN_OUTPUTS: tuple[str, ...] = ("result.json", "history.*", "pressure.csv", "*.pvd", "vtu")
 
 
 def _umask() -> int:

@@ -192,6 +192,31 @@ def plot_contact_pressure(
     return _save(fig, path)
 
 
+def plot_pressure_profiles(
+    profiles: Sequence[tuple[str, np.ndarray, np.ndarray]],
+    path: str | os.PathLike,
+    title: str = "",
+    exact: Sequence[tuple[str, np.ndarray, np.ndarray]] = (),
+    xlim: tuple[float, float] | None = None,
+) -> Path:
+    """Contact pressure (Pa) against the abscissa along the slave surface (m):
+    one marked line per (label, s, p) profile, and each exact profile (e.g.
+    Hertz's :math:`p_0\\sqrt{1 - s^2/a^2}`) as a dashed line."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.4))
+    for i, (label, s, p) in enumerate(profiles):
+        ax.plot(s, np.asarray(p) / 1e6, "o-", color=_COLORS[i % len(_COLORS)], ms=3.0, lw=1.0, label=label)
+    for label, s, p in exact:
+        ax.plot(s, np.asarray(p) / 1e6, "--", color="0.15", lw=1.3, label=label)
+    if xlim is not None:
+        ax.set_xlim(*xlim)
+    ax.set_xlabel("position along the slave surface s (m)")
+    ax.set_ylabel("contact pressure (MPa)")
+    _finish(ax, title)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
 def plot_refinement(rows: Sequence[Sequence[Any]], header: Sequence[str], path: str | os.PathLike,
                     title: str = "") -> Path:
     """Log-log error against dofs (one line per quantity with a reference,

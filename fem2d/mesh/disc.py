@@ -13,10 +13,12 @@ square-to-disc map (Fong 2015),
 which takes the edge :math:`\eta = 0` to the flat diameter and the three
 other edges onto the circle, with the contact point :math:`(0, 0)` the image
 of :math:`(0, -1)`, where the map is smooth and the cells are nearly square.
-The grid is graded toward that point by the power law
-:math:`\xi = \operatorname{sign}(s)|s|^g`, :math:`\eta = -1 + t^g` on uniform
-:math:`s, t`, so that refining (more cells, same law) refines a fixed family of
-meshes. Quadratic cells take their mid-side nodes from the map, so they lie
+The grid is graded toward that point: half of the cells of each direction
+are uniform over the ``focus`` region (:math:`|x| \lesssim` focus R across,
+:math:`y \le` focus R in depth, where a contact strip of half-width up to
+about focus R / 2 is resolved evenly), the other half grow geometrically
+away from it with no jump in size (:func:`_graded`); refining (more cells,
+same law) refines a fixed family of meshes. Quadratic cells take their mid-side nodes from the map, so they lie
 on the circle exactly. The two cells at :math:`\xi = \pm 1, \eta = -1` have an
 angle of 180 degrees at the corner node; they are far from the contact.
 """
@@ -29,14 +31,33 @@ from fem2d.errors import MeshError
 from fem2d.mesh.mesh import CellBlock, Mesh
 
 
-def _graded(n: int, grading: float, symmetric: bool) -> np.ndarray:
-    """Parameter values of n cells (2n + 1 nodes on [-1, 1] when ``symmetric``,
-    n + 1 on [-1, 0] otherwise), finest at 0 (symmetric) or at -1."""
-    if symmetric:
-        s = np.linspace(-1.0, 1.0, n + 1)
-        return np.sign(s) * np.abs(s) ** grading
-    t = np.linspace(0.0, 1.0, n + 1)
-    return -1.0 + t**grading
+def _graded(n: int, focus: float) -> np.ndarray:
+    r"""n + 1 increasing values on [0, 1]: half the cells uniform on [0, ``focus``],
+    the other half growing geometrically to 1, the cell size continuous at ``focus``.
+
+    The growth :math:`t \mapsto (e^{\beta t} - 1)/(e^\beta - 1)` of the outer half
+    has the slope that continues the inner spacing (found by ``brentq``).
+
+    >>> v = _graded(8, 0.2)
+    >>> v[:5].round(3).tolist(), float(v[-1])
+    ([0.0, 0.05, 0.1, 0.15, 0.2], 1.0)
+    """
+    from scipy.optimize import brentq
+
+    inner = n // 2 if n > 1 else 1
+    outer = n - inner
+    uniform = np.linspace(0.0, focus, inner + 1)
+    if outer == 0:
+        return uniform / focus
+    # spacing h = focus / inner continued: g'(0) = h * outer / (1 - focus)
+    slope = focus / inner * outer / (1.0 - focus)
+    if abs(slope - 1.0) < 1e-12:
+        growth = np.linspace(0.0, 1.0, outer + 1)
+    else:
+        beta = brentq(lambda b: (b / np.expm1(b) if b != 0 else 1.0) - slope, -50.0, 50.0)
+        t = np.linspace(0.0, 1.0, outer + 1)
+        growth = np.expm1(beta * t) / np.expm1(beta)
+    return np.concatenate([uniform, focus + (1.0 - focus) * growth[1:]])
 
 
 def half_disc(
@@ -45,16 +66,17 @@ def half_disc(
     radius: float = 1.0,
     cells: int = 8,
     radial_cells: int = 8,
-    grading: float = 2.0,
+    focus: float = 0.1,
 ) -> Mesh:
     """A half disc of ``radius`` touching y = 0 at the origin, flat side up.
 
     ``cells`` cells across each half of the width, ``radial_cells`` from the
     arc to the diameter (each times ``2**refine``), graded toward the contact
-    point by the exponent ``grading`` (1: uniform in the map's parameters; see
-    the module docstring). Groups: ``DISC`` (cells), ``TOP`` (the flat side,
-    y = R), ``ARC`` (the curved side), ``CONTACT`` (the part of the arc within
-    45 degrees of the contact point), nodes ``AXIS`` (on x = 0), ``BOTTOM``
+    point: half of them uniform within ``focus`` R of it (across and in depth),
+    the others growing geometrically away from it (see the module docstring).
+    Groups: ``DISC`` (cells), ``TOP`` (the flat side, y = R), ``ARC`` (the
+    curved side), ``CONTACT`` (the part of the arc within 45 degrees of the
+    contact point), nodes ``AXIS`` (on x = 0), ``BOTTOM``
     (the contact point) and ``CENTER`` (the middle of the flat side).
 
     >>> mesh = half_disc(radius=2.0, cells=2, radial_cells=2)
@@ -64,7 +86,7 @@ def half_disc(
     >>> bool(np.allclose(r, 2.0))
     True
     """
-    source = f"half_disc(radius={radius}, cells={cells}, radial_cells={radial_cells}, grading={grading})"
+    source = f"half_disc(radius={radius}, cells={cells}, radial_cells={radial_cells}, focus={focus})"
     if element not in ("quad4", "quad8"):
         raise MeshError(f"{source}: element must be 'quad4' or 'quad8', got {element!r}")
     if not (isinstance(radius, float | int) and np.isfinite(radius) and radius > 0):
@@ -72,15 +94,17 @@ def half_disc(
     for name, value in (("cells", cells), ("radial_cells", radial_cells)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise MeshError(f"half_disc: {name} must be an integer >= 1, got {value!r}")
-    if not (isinstance(grading, float | int) and 1.0 <= grading <= 4.0):
-        raise MeshError(f"half_disc: grading must be a number in [1, 4], got {grading!r}")
+    if isinstance(focus, bool) or not (isinstance(focus, float | int) and 0.0 < focus < 0.5):
+        raise MeshError(f"half_disc: focus must be a fraction of the radius in (0, 0.5), got {focus!r}")
     if isinstance(refine, bool) or not isinstance(refine, int) or not 0 <= refine <= 8:
         raise MeshError(f"half_disc: refine must be an integer in 0..8, got {refine!r}")
     nx, ny = 2 * cells * 2**refine, radial_cells * 2**refine
     order = 2 if element == "quad8" else 1
     # parameters of the grid's nodes (quad8: the mid-side nodes from the map at the parameter midpoints)
-    s = _graded(nx, grading, True)
-    t = _graded(ny, grading, False)
+    # parameters: xi = +-sqrt(2) x / R near the contact point, eta + 1 = y / R on the axis
+    half = _graded(nx // 2, min(np.sqrt(2.0) * focus, 0.9))
+    s = np.concatenate([-half[::-1], half[1:]])
+    t = -1.0 + _graded(ny, focus)
     if order == 2:
         s = np.sort(np.concatenate([s, 0.5 * (s[1:] + s[:-1])]))
         t = np.sort(np.concatenate([t, 0.5 * (t[1:] + t[:-1])]))

@@ -50,6 +50,9 @@ class Report:
         ``G_dx_ext_k`` at ``G_dx_t_ext_k``, rest ``G_dx_rest`` from
         ``G_dx_t_rest``, and ``G_vx_min``, ``G_vx_max`` (likewise dy, vy; see
         :mod:`fem2d.dynamics.measures`).
+    pressure_at : sequence of float
+        Instants (s) at which the contact pressure along every slave surface is
+        kept (``pressure.csv``; see :mod:`fem2d.post.pressure`).
 
     Examples
     --------
@@ -70,6 +73,7 @@ class Report:
     bodies: Sequence[str] = ()
     reactions: Sequence[str] = ()
     groups: Sequence[str] = ()
+    pressure_at: Sequence[float] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "at_times", tuple(float(t) for t in self.at_times))
@@ -78,6 +82,12 @@ class Report:
         object.__setattr__(self, "groups", tuple(self.groups))
         if len(set(self.groups)) != len(self.groups):
             raise ModelError(self, "groups", f"a group is listed twice: {list(self.groups)}")
+        try:
+            object.__setattr__(self, "pressure_at", tuple(float(t) for t in self.pressure_at))
+        except (TypeError, ValueError):
+            raise ModelError(self, "pressure_at", f"expected instants (s), got {self.pressure_at!r}") from None
+        if not all(np.isfinite(t) and t >= 0.0 for t in self.pressure_at):
+            raise ModelError(self, "pressure_at", f"expected instants >= 0 (s), got {list(self.pressure_at)}")
         if self.component not in COMPONENTS:
             raise ModelError(self, "component", f"expected 'dx' or 'dy', got {self.component!r}")
         if self.window is not None:

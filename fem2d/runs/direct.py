@@ -19,7 +19,7 @@ from fem2d.contact.problem import ContactFormulation
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
-from fem2d.dynamics.measures import MeasureRecorder, measured_quantities
+from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.errors import ConvergenceError, FieldError, ModelError
@@ -34,6 +34,7 @@ from fem2d.model.system import System
 from fem2d.post.energy import energy_balance, energy_quantities, energy_scale, energy_warning
 from fem2d.post.extrema import extrema, rest, time_label, value_at
 from fem2d.post.impacts import impact_statistics
+from fem2d.post.pressure import pressure_quantities, pressure_rows
 from fem2d.runs.result import Result
 
 
@@ -48,6 +49,8 @@ class DirectFields:
     final_state: StepState
     report_dof: int | None = None
     snapshots: Snapshots | None = None
+    #: the contact pressure at ``Report.pressure_at``: (header, rows) of pressure.csv, or None
+    pressure: tuple[list[str], list[list]] | None = None
 
 
 @dataclass
@@ -102,6 +105,14 @@ class DirectAnalysis:
         if getattr(method, "young_modulus", 0.0) is None:
             method = dataclasses.replace(method, young_modulus=self.model.slave_modulus(contact))
         return method
+
+    def slave_thicknesses(self) -> list[float]:
+        """Per contact zone, the thickness of the body its slave surface belongs to (m)."""
+        out = []
+        for contact in self.model.contacts:
+            body = self.model.body_of(self.model.mesh.group(contact.slave).nodes)
+            out.append(body.thickness if body is not None else 1.0)
+        return out
 
     def stepper(
         self, system: System, scheme: TimeScheme, backend: SolverBackend, coupling: ContactCoupling | None
@@ -173,6 +184,15 @@ class DirectAnalysis:
                                 groups=list(r.groups), n_extrema=r.extrema)
         )
         series.update({k: v for k, v in measured.items() if k != "time"})
+        if system.zones and "slave_normal_force" in series:
+            quantities.update(pressure_quantities(system.zones, series["slave_normal_force"],
+                                                  self.slave_thicknesses(), zone_prefixes(system)))
+        pressure = None
+        if self.report.pressure_at:
+            if not system.zones:
+                raise ModelError(self.report, "pressure_at", "the model has no contact zone")
+            pressure = pressure_rows(system.zones, series["time"], series["slave_normal_force"],
+                                     self.slave_thicknesses(), list(self.report.pressure_at))
         if self.report.modes:
             from fem2d.modal.basis import modal_basis
 
@@ -198,10 +218,15 @@ class DirectAnalysis:
             "n_slave": int(sum(zone.n_slave for zone in system.zones)),
         }
         snapshots = history.snapshots() if history.snapshot_every else None
-        fields = DirectFields(self.model, system, final, report_dof, snapshots)
+        fields = DirectFields(self.model, system, final, report_dof, snapshots, pressure)
         warning = energy_warning(quantities, self.report.energy_tolerance)
         warnings = ([] if warning is None else [warning]) + left_master_warnings(series)
         return Result(quantities, timing, series, fields, warnings=warnings)
+
+
+def zone_prefixes(system: System) -> list[str]:
+    """The quantity prefix of each zone: none for a single zone, its name with several."""
+    return [zone_prefix(zone.name) if len(system.zones) > 1 else "" for zone in system.zones]
 
 
 def left_master_warnings(series: dict[str, np.ndarray]) -> list[str]:

@@ -21,7 +21,7 @@ import numpy as np
 
 import fem2d
 from fem2d.errors import Fem2dError, NumericalError
-from fem2d.io.files import atomic_path, replaced_together, write_csv, write_json
+from fem2d.io.files import atomic_path, replaced_together, write_csv, write_json, write_table_csv
 
 if TYPE_CHECKING:
     from fem2d.case.loading import Case
@@ -180,6 +180,18 @@ def write_history_npz(result: Result, directory: Path) -> Path | None:
     return directory / "history.npz"
 
 
+def write_pressure_csv(result: Result, directory: Path) -> Path | None:
+    """``pressure.csv``: the contact pressure along each slave surface at the
+    instants ``report.pressure_at`` (one row per zone, instant and slave node;
+    :mod:`fem2d.post.pressure`), when the run kept it."""
+    table = getattr(result.fields, "pressure", None)
+    if not table:
+        return None
+    header, rows = table
+    write_table_csv(directory / "pressure.csv", header, rows)
+    return directory / "pressure.csv"
+
+
 def write_result_json(result: Result, directory: Path) -> Path:
     """``result.json`` (SPEC section 6; strict JSON: a non-finite number is null)."""
     write_json(directory / "result.json", result.to_json())
@@ -197,7 +209,11 @@ def write_vtu(result: Result, directory: Path) -> Path:
 #: (:func:`fem2d.io.files.replaced_together` puts them in place as one). A writer
 #: takes (result, directory) and returns the path it wrote, or None; another
 #: history format plugs in here (its name must match ``io.files.RUN_OUTPUTS``).
-RESULT_WRITERS: tuple[Callable[[Result, Path], Path | None], ...] = (write_history_npz, write_result_json)
+RESULT_WRITERS: tuple[Callable[[Result, Path], Path | None], ...] = (
+    write_history_npz,
+    write_pressure_csv,
+    write_result_json,
+)
 
 
 def write_result(

@@ -35,6 +35,9 @@ DYNAMIC_ONLY = re.compile(
     r"|energy_balance_error|energy_drift|energy_growth|work_loads)$|(^|_)impact_\d+_"
 )
 
+#: History columns of a direct run that describe motion in time (energies and work).
+DYNAMIC_SERIES = ("v", "kinetic", "work_loads", "normal_contact_work", "energy_residual")
+
 
 @dataclass
 class StaticAnalysis(DirectAnalysis):
@@ -101,4 +104,6 @@ class StaticAnalysis(DirectAnalysis):
         result = super().run(progress)
         result.quantities = {k: v for k, v in result.quantities.items() if not DYNAMIC_ONLY.search(k)}
         result.warnings = [w for w in result.warnings if not w.startswith("energy grew")]
+        for name in DYNAMIC_SERIES:
+            result.histories.pop(name, None)
         return result

@@ -113,6 +113,10 @@ def _interface(result) -> dict[str, Any]:
 
 def record_of(result, spec: RunSpec) -> RunRecord:
     """A :class:`RunRecord` from a :class:`fem2d.runs.result.Result`."""
+    extras = _interface(result)
+    pressure = getattr(result.fields, "pressure", None)
+    if pressure:  # the pressure.csv table, for the pressure figure
+        extras["pressure"] = pressure
     return RunRecord(
         spec=spec,
         case=result.case.name,
@@ -121,7 +125,7 @@ def record_of(result, spec: RunSpec) -> RunRecord:
         timing=dict(result.timing),
         settings=result.case.document()["settings"],
         histories=dict(result.histories),
-        extras=_interface(result),
+        extras=extras,
         mesh=result.mesh_record(),
     )
 

@@ -2,7 +2,9 @@
 directory (``fem2d plot RESULT_DIR``): the reported quantity against time with
 the exact curve when the case has one, the contact forces, the energy balance,
 the contact pressure along the interface (``--plot`` only: it needs the
-slave nodes' areas), the impact forces. Titles and legends name the overrides.
+slave nodes' areas), the pressure along each slave surface at the instants of
+``report.pressure_at`` (``pressure.csv``) with the exact Hertz profile when the
+run has one, the impact forces. Titles and legends name the overrides.
 """
 
 from __future__ import annotations
@@ -62,8 +64,10 @@ def record_from_dir(path: str | os.PathLike) -> RunRecord:
             histories = {without_unit(name): data[:, i] for i, name in enumerate(rows[0])}
     overrides = doc.get("overrides") or {}
     spec = RunSpec(doc.get("case", path.name), dict(overrides), overrides_label(overrides))
+    pressure = read_pressure_csv(path / "pressure.csv")
     return RunRecord(spec, doc.get("case", path.name), doc.get("quantities", {}), doc.get("checks", []),
-                     doc.get("timing", {}), doc.get("settings", {}), histories, mesh=doc.get("mesh") or {})
+                     doc.get("timing", {}), doc.get("settings", {}), histories, mesh=doc.get("mesh") or {},
+                     extras={"pressure": pressure} if pressure else {})
 
 
 def run_figures(record: RunRecord, out_dir: str | os.PathLike) -> list[tuple[str, Path]]:
@@ -80,8 +84,62 @@ def run_figures(record: RunRecord, out_dir: str | os.PathLike) -> list[tuple[str
                   if name in h]
         path = plots.plot_histories(series, out / f"{record.case}_contact_forces.png", None, "force (N)", title)
         figures.append(("contact forces against time", path))
+    table = record.extras.get("pressure")
+    if table:
+        path = pressure_figure(record, table, out)
+        figures.append(("contact pressure along the slave surfaces (pressure.csv)", path))
     if "time" in h and "u" not in h and "q_1" in h:
         path = plots.plot_histories([(record.label, h["time"], h["q_1"])], out / f"{record.case}_modal.png",
                                     None, "modal coordinate q_1", title)
         figures.append(("first modal coordinate against time", path))
     return figures
+
+
+def read_pressure_csv(path: str | os.PathLike) -> tuple[list[str], list[list]] | None:
+    """The rows of a run directory's ``pressure.csv`` (None without one)."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    try:
+        with path.open(newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        header = rows[0]
+        parsed = [[row[0], *(float(v) for v in row[1:])] for row in rows[1:]]
+    except (OSError, ValueError, IndexError) as exc:
+        raise InputError(f"{path}: cannot read ({exc})") from None
+    return header, parsed
+
+
+def pressure_figure(record: RunRecord, table: tuple[list[str], list[list]], out: Path) -> Path:
+    """The pressure along each slave surface at each kept instant, with the exact
+    Hertz profile :math:`p_0 \\sqrt{1 - (s - \\bar s)^2/a^2}` at the end when the
+    run's checks hold an exact ``peak_pressure`` and ``contact_half_width``
+    (centred on the computed distribution's mean abscissa)."""
+    from fem2d.io import plots
+
+    header, rows = table
+    col = {name: i for i, name in enumerate(header)}
+    groups: dict[tuple[str, float], list[list]] = {}
+    for row in rows:
+        groups.setdefault((row[col["zone"]], float(row[col["time_s"]])), []).append(row)
+    profiles, exact, xlim = [], [], None
+    end = max(t for _, t in groups)
+    several = len({zone for zone, _ in groups}) > 1
+    reference = {c["quantity"]: c["reference"] for c in record.checks if c.get("reference") is not None}
+    for (zone, t), zone_rows in groups.items():
+        s = np.array([r[col["s_m"]] for r in zone_rows])
+        p = np.array([r[col["pressure_Pa"]] for r in zone_rows])
+        profiles.append(((f"{zone}, " if several else "") + f"t = {t:g} s", s, p))
+        prefix = next((k[: -len("peak_pressure")] for k in reference if k.endswith("peak_pressure")
+                       and (several or k == "peak_pressure")), None)
+        if t != end or prefix is None or f"{prefix}contact_half_width" not in reference:
+            continue
+        p0, a = reference[f"{prefix}peak_pressure"], reference[f"{prefix}contact_half_width"]
+        centre = float((s * p).sum() / p.sum()) if p.sum() > 0 else 0.0
+        fine = np.linspace(centre - 1.25 * a, centre + 1.25 * a, 401)
+        ratio = (fine - centre) / a
+        exact.append((f"exact (Hertz): p0 = {p0 / 1e6:.5g} MPa, a = {a * 1e3:.5g} mm",
+                      fine, p0 * np.sqrt(np.clip(1.0 - ratio**2, 0.0, None))))
+        xlim = (centre - 1.5 * a, centre + 1.5 * a)  # zoom on the strip and its surroundings
+    title = f"{record.settings.get('case', {}).get('title') or record.case} [{record.label}]: contact pressure"
+    return plots.plot_pressure_profiles(profiles, out / f"{record.case}_pressure_profile.png", title, exact, xlim)
