@@ -116,9 +116,6 @@ def _status_system(W: np.ndarray, status: np.ndarray, direction: np.ndarray, mu:
     if len(active):
         sticks = status[active] == STICK
         stuck = active[sticks]
-        # a stuck node whose tangential motion is prescribed (W's row is zero: a slave on a
-        # symmetry support) cannot slip; its support carries the tangential force
-        stuck = stuck[W[n + stuck, n + stuck] != 0.0]
         rows = np.concatenate((active, n + stuck))
         W_rows = W[rows]
         full = W_rows[:, rows]

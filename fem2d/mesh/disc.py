@@ -76,7 +76,9 @@ def half_disc(
     the others growing geometrically away from it (see the module docstring).
     Groups: ``DISC`` (cells), ``TOP`` (the flat side, y = R), ``ARC`` (the
     curved side), ``CONTACT`` (the part of the arc within 45 degrees of the
-    contact point), nodes ``AXIS`` (on x = 0), ``BOTTOM``
+    contact point), nodes ``AXIS`` (on x = 0 above the contact point, which is
+    left to the contact: a symmetry support there would give its slave node no
+    tangential freedom), ``BOTTOM``
     (the contact point) and ``CENTER`` (the middle of the flat side).
 
     >>> mesh = half_disc(radius=2.0, cells=2, radial_cells=2)
@@ -150,7 +152,7 @@ def half_disc(
         "TOP": edges(top),
         "ARC": edges(arc),
         "CONTACT": edges(bottom),
-        "AXIS": CellBlock("point", ids[middle_i, :][:, None]),
+        "AXIS": CellBlock("point", ids[middle_i, 1:][:, None]),
         "BOTTOM": CellBlock("point", np.array([[ids[middle_i, 0]]])),
         "CENTER": CellBlock("point", np.array([[ids[middle_i, last_j]]])),
     }
