@@ -184,6 +184,7 @@ def test_static_case_follows_the_load_path(tmp_path):
         (SUPPORT_X, CONTACT, "[time]\nscheme = 'newmark'", "time.scheme"),
         (SUPPORT_X, CONTACT, "[time]\nevents = true", "time.events"),
         (SUPPORT_X, CONTACT, "[time]\nbeta = 0.3", "time.beta"),
+        (SUPPORT_X, CONTACT, "[time]\nrestitution = 0.5", "time.restitution"),
         (SUPPORT_X, CONTACT, "[solver]\nregularization = 0.0", "solver.regularization"),
         (SUPPORT_X, CONTACT, "[solver]\nregularization = 0.9", "solver.regularization"),
         (SUPPORT_X, CONTACT, "[[initial]]\ngroup = 'BODY'\nvelocity = [1.0, 0.0]", "initial[0].velocity"),

@@ -122,7 +122,8 @@ def _check_static_settings(case: Case) -> None:
     from fem2d.case.schema import SCHEMA
 
     s = case.settings
-    defaults = {name: SCHEMA.fields["time"].fields[name].default for name in ("beta", "gamma", "alpha", "rho_inf")}
+    scheme_keys = ("beta", "gamma", "alpha", "rho_inf", "theta", "restitution")
+    defaults = {name: SCHEMA.fields["time"].fields[name].default for name in scheme_keys}
     if s["case"]["kind"] != "static":
         if s["solver"]["regularization"] != SCHEMA.fields["solver"].fields["regularization"].default:
             raise case.error("solver.regularization", f"a {s['case']['kind']} case does not use it (static cases only)")
