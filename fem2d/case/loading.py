@@ -359,12 +359,12 @@ def _check_consistency(case: Case) -> None:
         raise case.error("time.end", "missing; expected a number > 0 (s)")
     if s["time"]["dt"] > s["time"]["end"]:
         raise case.error("time.dt", f"{s['time']['dt']} is larger than time.end = {s['time']['end']}")
-    if s["case"]["kind"] in ("direct", "static"):
+    if s["case"]["kind"] == "direct":
         mesh = s["mesh"]
         if (mesh.get("geometry") is None) == (mesh.get("file") is None):
             raise case.error("mesh", "give exactly one of mesh.geometry (a builder) or mesh.file")
         if not s["materials"]:
-            raise case.error("materials", f"a {s['case']['kind']} case needs at least one [[materials]] table")
+            raise case.error("materials", "a direct case needs at least one [[materials]] table")
     for i, load in enumerate(s["loads"]):
         needs = "value" if load["type"] == "pressure" else "vector"
         if load.get(needs) is None:
@@ -386,7 +386,6 @@ def _check_consistency(case: Case) -> None:
 #: Tables each kind of run does not read: giving one is an error, never ignored.
 UNUSED_TABLES = {
     "direct": ("obstacle", "excitation", "modal"),
-    "static": ("obstacle", "excitation", "modal"),
     "modal": ("contact",),
 }
 
