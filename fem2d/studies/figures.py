@@ -141,5 +141,5 @@ def pressure_figure(record: RunRecord, table: tuple[list[str], list[list]], out:
         exact.append((f"exact (Hertz): p0 = {p0 / 1e6:.5g} MPa, a = {a * 1e3:.5g} mm",
                       fine, p0 * np.sqrt(np.clip(1.0 - ratio**2, 0.0, None))))
         xlim = (centre - 1.5 * a, centre + 1.5 * a)  # zoom on the strip and its surroundings
-    title = f"{record.settings.get('case', {}).get('title') or record.case} [{record.label}]: contact pressure"
+    title = f"{record.run_case.title or record.case} [{record.label}]: contact pressure"
     return plots.plot_pressure_profiles(profiles, out / f"{record.case}_pressure_profile.png", title, exact, xlim)
