@@ -80,7 +80,8 @@ class Case:
 
     @property
     def kind(self) -> str:
-        """``"direct"`` (finite elements, a Newmark-family scheme) or ``"modal"`` (a basis of modes)."""
+        """``"direct"`` (finite elements, a Newmark-family scheme), ``"static"`` (finite elements,
+        equilibrium at load levels) or ``"modal"`` (a basis of modes)."""
         return self.get("case.kind", "direct")
 
     @property
@@ -359,12 +360,12 @@ def _check_consistency(case: Case) -> None:
         raise case.error("time.end", "missing; expected a number > 0 (s)")
     if s["time"]["dt"] > s["time"]["end"]:
         raise case.error("time.dt", f"{s['time']['dt']} is larger than time.end = {s['time']['end']}")
-    if s["case"]["kind"] == "direct":
+    if s["case"]["kind"] in ("direct", "static"):
         mesh = s["mesh"]
         if (mesh.get("geometry") is None) == (mesh.get("file") is None):
             raise case.error("mesh", "give exactly one of mesh.geometry (a builder) or mesh.file")
         if not s["materials"]:
-            raise case.error("materials", "a direct case needs at least one [[materials]] table")
+            raise case.error("materials", f"a {s['case']['kind']} case needs at least one [[materials]] table")
     for i, load in enumerate(s["loads"]):
         needs = "value" if load["type"] == "pressure" else "vector"
         if load.get(needs) is None:
@@ -386,6 +387,7 @@ def _check_consistency(case: Case) -> None:
 #: Tables each kind of run does not read: giving one is an error, never ignored.
 UNUSED_TABLES = {
     "direct": ("obstacle", "excitation", "modal"),
+    "static": ("obstacle", "excitation", "modal"),
     "modal": ("contact",),
 }
 
