@@ -349,7 +349,8 @@ def build_analysis(case: Case) -> BuiltCase:
     model = build_model(case, keys)
     t = s["time"]
     stepping = keys.make(TimeStepping, "time", dt=t["dt"], end=t["end"], cut_factor=t["cut_factor"],
-                         min_dt=t["min_dt"], events=t["events"])
+                         min_dt=t["min_dt"], events=t["events"],
+                         stick_slip=t["stick_slip"])
     if s["case"]["kind"] in ("direct", "static"):
         r = s["report"]
         post = s["post"]

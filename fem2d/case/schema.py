@@ -223,6 +223,11 @@ TIME = Table(
             doc="split a step at an impact or a release inside it (impact problems: energy kept by the modified mass)",
         ),
         "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts"),
+        "stick_slip": Boolean(
+            default=True,
+            doc="split a step where a sliding contact stops or reverses and restart the scheme there "
+            "(second order in time through stick/slip events; direct runs with friction)",
+        ),
     }
 )
 

@@ -1,9 +1,8 @@
-r"""Contact events inside a time step: impacts and stick/slip reversals.
+r"""Contact events inside a time step: impacts and releases.
 
 A time scheme integrates a smooth motion to its order; contact makes the motion
-non-smooth at isolated instants: a node hits (its gap reaches zero), or a
-sliding node stops and may reverse (its slip rate crosses zero, and the
-friction force jumps from :math:`-\mu F_n` to :math:`+\mu F_n`). A step that
+non-smooth at isolated instants: a node hits (its gap reaches zero) or
+leaves (its normal force reaches zero). A step that
 holds such an instant is only first-order accurate, and an impact in the middle
 of a step dissipates the work :math:`-p_{n+1} g_n` of the contact force over
 the gap closed before it (Doyen, Ern & Piperno 2011). :class:`EventLocator`
@@ -22,11 +21,9 @@ redoes the step as two, split there.
   Average acceleration balances the energy with the mean
   :math:`\tfrac12 (p_n + p_{n+1})` of the contact forces, so a release in the
   middle of a step creates :math:`\tfrac12 p_n \Delta g`.
-* **Slip reversal**: with :math:`r` the mean slip rate of the nodes in contact
-  over a step (slip increment over step size), assigned to the step's
-  midpoint, the event is the zero of the linear interpolant of the rates of
-  the last two steps when it falls inside the current step (before or after
-  its midpoint: the step's own rate may still have the old sign).
+Stick/slip events (a sliding node that stops or reverses) are located by
+:class:`fem2d.dynamics.stickslip.StickSlipLocator`, which also restarts the
+scheme there.
 """
 
 from __future__ import annotations
@@ -35,7 +32,7 @@ from collections import deque
 
 import numpy as np
 
-from fem2d.contact.problem import OPEN, SLIP, ContactSolution
+from fem2d.contact.problem import OPEN, ContactSolution
 
 #: located events are rounded to this many divisions of a step
 DIVISIONS = 16
@@ -49,23 +46,18 @@ class EventLocator:
     ``min_step``: steps shorter than this are not split again.
     """
 
-    def __init__(self, min_fraction: float = 0.02, min_step: float = 0.0, reversals: bool = False) -> None:
+    def __init__(self, min_fraction: float = 0.02, min_step: float = 0.0) -> None:
         self.min_fraction = min_fraction
         self.min_step = min_step
-        #: locate slip reversals too (experimental: on SDNV104 it does not yet improve the
-        #: accuracy, see the README)
-        self.reversals_enabled = reversals
         self._gaps: deque[tuple[float, np.ndarray]] = deque(maxlen=3)
         self._open: np.ndarray | None = None  # the slave nodes open at the end of the last step
         self._forces: deque[tuple[float, np.ndarray]] = deque(maxlen=2)
-        self._rate: tuple[float, float] | None = None  # (midpoint time, mean slip rate)
         #: how many steps were split, by kind
         self.impacts = 0
         self.releases = 0
-        self.reversals = 0
 
     def record(self, t_start: float, t_end: float, solution: ContactSolution | None) -> None:
-        """Remember an accepted step's end gaps and its slip rate."""
+        """Remember an accepted step's end gaps and normal forces."""
         if solution is None:
             return
         if self._gaps and len(self._gaps[-1][1]) != len(solution.gap):
@@ -73,8 +65,6 @@ class EventLocator:
         self._gaps.append((t_end, solution.gap.copy()))
         self._open = _open(solution)
         self._forces.append((t_end, solution.normal_force.copy()))
-        rate = _slip_rate(t_start, t_end, solution)
-        self._rate = None if rate is None else ((t_start + t_end) / 2, rate)
 
     def split(self, t_start: float, t_end: float, solution: ContactSolution | None) -> float | None:
         """The fraction in (0, 1) of the step [t_start, t_end] (just solved, with
@@ -84,7 +74,6 @@ class EventLocator:
         found = (
             self._impact(t_start, t_end, solution),
             self._release(t_start, t_end, solution),
-            self._reversal(t_start, t_end, solution) if self.reversals_enabled else None,
         )
         fractions = [f for f in found if f]
         return min(fractions) if fractions else None
@@ -148,32 +137,8 @@ class EventLocator:
         self.releases += 1
         return fraction
 
-    def _reversal(self, t_start: float, t_end: float, solution: ContactSolution) -> float | None:
-        if self._rate is None:
-            return None
-        t_a, rate_a = self._rate
-        rate_b = _slip_rate(t_start, t_end, solution)
-        if rate_a == 0.0 or rate_b is None or rate_b == rate_a:
-            return None
-        # zero of the linear interpolant of the midpoint rates, wherever it falls in the step
-        t_b = (t_start + t_end) / 2
-        t_zero = t_a + rate_a * (t_b - t_a) / (rate_a - rate_b)
-        fraction = self._accept((t_zero - t_start) / (t_end - t_start))
-        if fraction is not None:
-            self.reversals += 1
-        return fraction
-
 
 def _open(solution: ContactSolution) -> np.ndarray:
     """The slave nodes without contact force (a formulation may keep a status
     other than OPEN on a node that carries no force)."""
     return (solution.status == OPEN) | (solution.normal_force <= 0.0)
-
-
-def _slip_rate(t_start: float, t_end: float, solution: ContactSolution) -> float | None:
-    """Mean slip rate of the nodes in contact over a step, or None when none slides."""
-    sliding = solution.status == SLIP
-    if not sliding.any():
-        return None
-    closed = solution.status != OPEN
-    return float(solution.slip[closed].mean()) / (t_end - t_start)

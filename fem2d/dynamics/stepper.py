@@ -32,6 +32,7 @@ from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepsizes import StepSizeCache
+from fem2d.dynamics.stickslip import StickSlipLocator
 from fem2d.errors import ConvergenceError
 from fem2d.linalg.base import Factorization, SolverBackend
 from fem2d.model.system import System
@@ -218,24 +219,32 @@ def march(
     min_dt: float = 1e-7,
     progress: Callable[[float], None] | None = None,
     events: EventLocator | None = None,
+    stick_slip: StickSlipLocator | None = None,
 ) -> StepState:
     """March from ``state.t`` to ``t_end`` with step ``dt``.
 
     With an :class:`~fem2d.dynamics.events.EventLocator`, a step that holds an
-    impact or a slip reversal is redone as two steps split at the event.
+    impact or a release is redone as two steps split at the event. With a
+    :class:`~fem2d.dynamics.stickslip.StickSlipLocator`, a step in which a
+    sliding contact stops or reverses is redone as a step to that instant and
+    a step from it, the scheme restarted there.
 
     A step that fails is redone as ``cut_factor`` sub-steps (recursively,
     as code_aster's DEFI_LIST_INST / ECHEC with SUBD_PAS), down to
     ``min_dt``; below it a :class:`~fem2d.errors.ConvergenceError` names the
     time and the residual. The macro-step times are ``t0 + k dt`` exactly
-    (no drift). ``on_step(previous, new)`` sees every accepted (sub-)step.
+    (no drift), except that the rest of a macro step after a stick/slip event,
+    when shorter than half a step, joins the next macro step.
+    ``on_step(previous, new)`` sees every accepted (sub-)step.
     """
     t0 = state.t
     n_steps = int(round((t_end - t0) / dt))
     if n_steps < 1 or abs(t0 + n_steps * dt - t_end) > 1e-9 * max(1.0, abs(t_end)):
         n_steps = int(np.ceil((t_end - t0) / dt - 1e-9))
 
-    def advance(current: StepState, t_target: float, h: float, locate: bool = True) -> StepState:
+    def advance(
+        current: StepState, t_target: float, h: float, locate: bool = True, t_next: float | None = None
+    ) -> StepState:
         try:
             new = stepper.step(current, h, t_target)
         except StepFailed as failure:
@@ -258,16 +267,34 @@ def march(
                 t_event = current.t + fraction * (new.t - current.t)
                 middle = advance(current, t_event, h * fraction)
                 return advance(middle, t_target, h * (1.0 - fraction))
+        if stick_slip is not None and locate:
+            event = stick_slip.locate(stepper, current, new)
+            if event is not None:
+                accept(current, event)
+                # a step much shorter than the others after the event would magnify into the
+                # acceleration (a = (du - du_pred) / (beta h^2)) what the contact constraint leaves
+                # unbalanced, and the contact forces would ring: the rest of a macro step shorter
+                # than half of it joins the next one
+                if t_next is not None and t_target - event.t < 0.5 * h:
+                    t_target = t_next
+                restarted = stick_slip.restart(stepper, event, t_target)
+                return advance(restarted, t_target, t_target - event.t)
+        accept(current, new)
+        return new
+
+    def accept(current: StepState, new: StepState) -> None:
         stepper.counters.steps += 1
         if events is not None:
             events.record(current.t, new.t, new.solution)
         on_step(current, new)
-        return new
 
     for k in range(1, n_steps + 1):
         t_target = min(t0 + k * dt, t_end)
+        if state.t >= t_target - 1e-9 * dt:
+            continue  # reached with the previous step (after an event)
         h = t_target - state.t
-        state = advance(state, t_target, dt if abs(h - dt) <= 1e-9 * dt else h)
+        t_next = min(t0 + (k + 1) * dt, t_end) if k < n_steps else None
+        state = advance(state, t_target, dt if abs(h - dt) <= 1e-9 * dt else h, t_next=t_next)
         if progress is not None:
             progress(state.t)
     return state

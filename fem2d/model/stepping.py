@@ -15,6 +15,10 @@ class TimeStepping:
     ``min_dt`` (code_aster's DEFI_LIST_INST with ECHEC / SUBD_PAS). With
     ``events``, a step in which a contact node closes, opens or reverses its
     slip is split at the event (:class:`fem2d.dynamics.events.EventLocator`).
+    With ``stick_slip`` (the default), a step in which a sliding contact node
+    stops or reverses is split at that instant and the scheme restarted there
+    (:class:`fem2d.dynamics.stickslip.StickSlipLocator`): second order in time
+    through stick/slip events.
 
     >>> TimeStepping(dt=0.01, end=3.5).n_steps
     350
@@ -29,6 +33,7 @@ class TimeStepping:
     cut_factor: int = 5
     min_dt: float = 1e-7
     events: bool = False
+    stick_slip: bool = True
 
     def __post_init__(self) -> None:
         for name in ("dt", "end", "min_dt"):

@@ -22,6 +22,7 @@ from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
+from fem2d.dynamics.stickslip import StickSlipLocator
 from fem2d.errors import ConvergenceError, FieldError, ModelError
 from fem2d.linalg import get_solver
 from fem2d.linalg.base import SolverBackend
@@ -164,8 +165,12 @@ class DirectAnalysis:
         if st.events and coupling is None:
             raise ModelError(st, "events", "locating contact events needs a contact zone")
         events = EventLocator(min_step=st.dt / 2**12) if st.events else None
+        friction = coupling is not None and any(contact.mu > 0.0 for contact in self.model.contacts)
+        stick_slip = StickSlipLocator(coupling) if st.stick_slip and friction else None
         try:
-            final = march(stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events)
+            final = march(
+                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip
+            )
         except ConvergenceError as exc:
             left = left_master_warnings(history.arrays())
             if left:  # the likely cause, said with the failure
@@ -204,7 +209,9 @@ class DirectAnalysis:
             "step_cuts": counters.cuts,
             "events_impacts": events.impacts if events is not None else 0,
             "events_releases": events.releases if events is not None else 0,
-            "events_reversals": events.reversals if events is not None else 0,
+            "events_reversals": stick_slip.reversals if stick_slip is not None else 0,
+            "events_stops": stick_slip.stops if stick_slip is not None else 0,
+            "events_trial_steps": stick_slip.trials if stick_slip is not None else 0,
             "newton_iterations": counters.newton_iterations,
             "factorizations": counters.factorizations,
             "step_sizes": stepper.step_sizes,

@@ -1,0 +1,324 @@
+r"""Stick/slip events inside a time step: a sliding contact that stops or reverses.
+
+While a contact slides, the Coulomb force is :math:`\mp\mu F_n` along the slip;
+when the slip velocity vanishes the friction force jumps, to
+:math:`\pm\mu F_n` (the slip reverses) or to whatever keeps the contact stuck
+(the body stops). The acceleration jumps with it. A step that holds that
+instant integrates the jump as if it happened at a step end: its friction is
+wrong over part of the step, an error :math:`O(\Delta t)` in the velocity
+that every later step carries (first order in time). Two things make the
+step second order again:
+
+1. **Locate the event.** With :math:`S` the slave nodes sliding at
+   :math:`t_n`, :math:`\tau_i` the master tangent at their projection
+   (:func:`fem2d.contact.search.project`, at :math:`t_n`),
+   :math:`w_{ia}` the shape functions of the master nodes :math:`a` there,
+   :math:`s_i(t) = \tau_i \cdot (v_i - \sum_a w_{ia} v_a)` the slip rate of
+   node :math:`i` and :math:`\sigma_i` its sign at :math:`t_n`,
+
+   .. math::
+
+       \phi(h) = \frac{1}{|S|} \sum_{i \in S} \sigma_i\, s_i(t_n + h)
+
+   is their mean slip rate along their slip at :math:`t_n` after a step
+   :math:`h` (prescribed master nodes count as fixed). A step with
+   :math:`\phi(\Delta t) \le 0` holds the event (an implicit step that stops a
+   node even gives :math:`v_{n+1} \approx -v_n`: the chatter of the velocity after
+   a stop). Its root :math:`h^*` is found by the Illinois variant of regula
+   falsi on trial steps of size :math:`h` from :math:`t_n` (each one solved with
+   its own factorisation): until :math:`h^*` the trial step slides in the old
+   direction, and beyond it the implicit step keeps sliding with the old
+   friction (its slip increment keeps its sign) until about :math:`2h^*`, so
+   :math:`\phi` is smooth near the root and the iteration converges
+   superlinearly. :math:`\phi` is a mean over the nodes, so a node whose status
+   flickers (a gap of 1e-12 opening and closing under a rocking block) does
+   not move it.
+
+2. **Restart the scheme at the event.** At :math:`t^*` the contact force jumps
+   from :math:`f_c^-` to :math:`f_c^+` with :math:`u, v` and the loads
+   continuous, so the acceleration jumps by :math:`M^{-1}(f_c^+ - f_c^-)`. A
+   Newmark-family scheme carries :math:`a_n` and (generalized-alpha, HHT)
+   :math:`f_{c,n}` into the next step; left at their pre-event values they
+   make the next step's velocity wrong by :math:`O(\Delta t)`. The step after
+   the event is solved once to get the friction forces after it (its
+   end-of-step forces, :math:`O(\Delta t)` from the values just after the
+   event: an :math:`O(\Delta t^2)` error in the velocity). The jump
+   :math:`\Delta f` is the change of the slave forces along :math:`\tau_i`
+   (the normal force is continuous), with its reaction
+   :math:`-w_{ia}\Delta f_i` on the master nodes. Of the acceleration jump
+   :math:`M^{-1}\Delta f` the step needs the part it resolves: the rigid
+   translation of each body, :math:`\Delta a = \sum_b T_b (T_b^T M T_b)^{-1}
+   T_b^T \Delta f` (:math:`T_b` the body's two translations; a rotation and
+   a deformation of the body are held by the normal contact and the body's
+   stiffness, and :math:`M^{-1}\Delta f` itself puts accelerations of hundreds
+   of m/s^2 on the contact nodes of a consistent mass, which set a block
+   rocking on penalty springs). The step is redone from
+
+   .. math::
+
+       a^+ = a^- + \Delta a, \qquad f_c^+ = f_c^- + \Delta f.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
+
+from fem2d.contact.problem import SLIP
+from fem2d.contact.search import master_surface, project
+from fem2d.dynamics.coupling import ContactCoupling, StepFailed
+
+if TYPE_CHECKING:
+    from fem2d.dynamics.stepper import NewmarkStepper, StepState
+    from fem2d.model.system import System
+
+
+class StickSlipLocator:
+    """Finds where sliding contact nodes stop or reverse inside a step and
+    restarts the scheme there (see the module docstring).
+
+    ``tolerance``: the located instant is accepted when :math:`|\\phi|` is below
+    this fraction of its value at the start of the step, or when the bracket
+    is narrower than this fraction of the step; ``max_trials``: most trial
+    steps per event (beyond, the step is kept as it was); ``min_speed``: a
+    step is searched only when the mean slip rate at its start exceeds this
+    fraction of the largest one seen (a node of a stuck elastic body can creep
+    at its friction limit; its stop is not an event of the motion).
+
+    Counters: ``reversals`` (the slip reversed after the event), ``stops``
+    (the contact stuck), ``trials`` (trial steps solved to locate them).
+    """
+
+    def __init__(
+        self, coupling: ContactCoupling, tolerance: float = 1e-9, max_trials: int = 30, min_speed: float = 1e-4
+    ) -> None:
+        self.tolerance = tolerance
+        self.min_speed = min_speed
+        self.max_trials = max_trials
+        self.zones = coupling.zones
+        #: per zone: free-dof rows (n_boundary, 2) of its boundary nodes (-1: prescribed)
+        self.rows = [coupling.boundary_free_index[(2 * w[:, None] + np.arange(2)).ravel()].reshape(-1, 2)
+                     for w in coupling.where]
+        self.surfaces = [master_surface(zone) for zone in self.zones]
+        self._step = 0.0
+        self._speed_scale = 0.0
+        self._bodies: BodyTranslations | None = None
+        self._restarted_at: float | None = None
+        self._sliding: list[Sliding] = []
+        self.reversals = 0
+        self.stops = 0
+        self.trials = 0
+
+    def _boundary(self, z: int, x: np.ndarray) -> np.ndarray:
+        """Zone z's boundary values (n_boundary, 2) of a free-dof vector (zero where prescribed)."""
+        rows = self.rows[z]
+        out = np.zeros(rows.shape)
+        free = rows >= 0
+        out[free] = x[rows[free]]
+        return out
+
+    def sliding(self, state: StepState) -> list[Sliding]:
+        """The sliding slave nodes of every zone at ``state``, with their
+        tangents, master weights and slip signs (empty when none slides)."""
+        solution = state.solution
+        if solution is None or state.t == self._restarted_at:
+            return []
+        parts = solution.parts or (solution,)
+        found = []
+        for z, (zone, part) in enumerate(zip(self.zones, parts)):
+            n = zone.n_slave
+            nodes = np.flatnonzero((part.status == SLIP) & (part.normal_force > 0.0))
+            if not len(nodes):
+                continue
+            coords = zone.reference + self._boundary(z, state.u)
+            proj = project(self.surfaces[z], coords, coords[:n][nodes], exclude=nodes)
+            inside = ~proj.outside
+            if not inside.any():
+                continue
+            item = Sliding(z, nodes[inside], proj.tangent[inside], proj.master_nodes[inside], proj.weights[inside],
+                           np.ones(int(inside.sum())))
+            rate = self.slip_rates(state, item)
+            item.sign[:] = np.sign(rate)
+            keep = rate != 0.0
+            if keep.any():
+                found.append(Sliding(item.zone, item.nodes[keep], item.tangent[keep], item.master_nodes[keep],
+                                     item.weights[keep], item.sign[keep]))
+        return found
+
+    def slip_rates(self, state: StepState, item: Sliding) -> np.ndarray:
+        """:math:`\\sigma_i s_i`: the slip rates of ``item``'s nodes at ``state`` along their signs."""
+        v = self._boundary(item.zone, state.v)
+        relative = v[item.nodes] - np.einsum("pa,paj->pj", item.weights, v[item.master_nodes])
+        return item.sign * np.einsum("pj,pj->p", item.tangent, relative)
+
+    def speed(self, state: StepState, sliding: list[Sliding]) -> float:
+        """:math:`\\phi`: the mean slip rate of the ``sliding`` nodes along their slip at ``state``."""
+        return float(np.mean(np.concatenate([self.slip_rates(state, item) for item in sliding])))
+
+    def locate(self, stepper: NewmarkStepper, start: StepState, end: StepState) -> StepState | None:
+        """The state at the instant the sliding nodes of ``start`` stop or reverse
+        inside the step ``start -> end``, solved as one step from ``start``; None
+        when the step holds no such event (or it could not be located)."""
+        if end.solution is None:
+            return None
+        sliding = self.sliding(start)
+        if not sliding:
+            return None
+        phi_a, phi_b = self.speed(start, sliding), self.speed(end, sliding)
+        self._speed_scale = max(self._speed_scale, phi_a)
+        if phi_b > 0.0 or max(phi_a, -phi_b) <= self.min_speed * self._speed_scale:
+            return None  # sliding on, or a node creeping at its friction limit (an edge under a moment)
+        h = end.t - start.t
+        a, b, fa, fb = 0.0, h, phi_a, phi_b
+        best: StepState | None = None
+        side = 0
+        for _ in range(self.max_trials):
+            c = b - fb * (b - a) / (fb - fa)
+            if not a < c < b:
+                c = 0.5 * (a + b)
+            try:
+                trial = stepper.step(start, c, start.t + c)
+            except StepFailed:
+                return None
+            self.trials += 1
+            fc = self.speed(trial, sliding)
+            best = trial
+            if abs(fc) <= self.tolerance * phi_a or b - a <= self.tolerance * h:
+                break
+            if fc > 0.0:
+                a, fa = c, fc
+                if side == 1:
+                    fb *= 0.5  # Illinois: the same end twice, halve the other's weight
+                side = 1
+            else:
+                b, fb = c, fc
+                if side == -1:
+                    fa *= 0.5
+                side = -1
+        else:
+            return None
+        if best is None or not 0.0 < best.t - start.t < h:
+            return None
+        self._step, self._sliding = h, sliding
+        return best
+
+    def restart(self, stepper: NewmarkStepper, event: StepState, t_target: float) -> StepState:
+        """``event`` with the acceleration and contact force of just after the
+        event (see the module docstring), from trial steps to ``t_target``;
+        counts the event as a stop or a reversal.
+
+        Stop or reverse? A trial step from ``event`` with the bodies' rigid
+        accelerations removed (at rest, the inertia of the old slip gone) sticks
+        exactly when the friction can hold the loads, :math:`|F_t| \\le \\mu F_n`
+        (see :meth:`_sticks`): the state just after a stop. Otherwise the slip reverses, and the jump
+        comes from a trial step from ``event`` itself (a trial step with the old
+        slip's acceleration would find that the friction cannot stop that
+        inertia, and never stick).
+        """
+        self._restarted_at = event.t
+        h = t_target - event.t
+        if event.contact_force is None:
+            return event
+        bodies = self._translations(stepper)
+        rigid = bodies.project(bodies.mass @ event.a)
+        at_rest = replace(event, a=event.a - rigid, contact_force=event.contact_force - bodies.mass @ rigid)
+        if self._sticks(stepper.step(at_rest, h, t_target), 0.5 * float(np.abs(rigid).max(initial=0.0)) * h * h):
+            self.stops += 1
+            return at_rest
+        self.reversals += 1
+        trial = stepper.step(event, h, t_target)
+        # the friction jump along the tangents, with its reaction on the master nodes
+        jump = np.zeros_like(event.contact_force)
+        for item in self._sliding:
+            rows = self.rows[item.zone]
+            change = self._boundary(item.zone, trial.contact_force - event.contact_force)[item.nodes]
+            along = np.einsum("pj,pj->p", change, item.tangent)[:, None] * item.tangent
+            for where, force in ((rows[item.nodes], along),
+                                 (rows[item.master_nodes], -item.weights[:, :, None] * along[:, None, :])):
+                where, force = where.reshape(-1), force.reshape(-1)
+                free = where >= 0
+                np.add.at(jump, where[free], force[free])
+        da = bodies.project(jump)
+        # the pair (a, f_c) moves by a rigid translation: M a - f_c on the body's other modes stays as it was
+        return replace(event, a=event.a + da, contact_force=event.contact_force + bodies.mass @ da)
+
+    def _sticks(self, trial: StepState, reversal: float) -> bool:
+        """Whether the nodes that were sliding before the event stay (almost) put
+        at ``trial``: their mean slip is below a tenth of ``reversal``, the slip
+        a reversal with the old acceleration would make over the step (an
+        elastic block under a moment may still slip a little at an edge node
+        that carries its friction limit)."""
+        parts = trial.solution.parts or (trial.solution,)
+        slips = np.concatenate([parts[item.zone].slip[item.nodes] for item in self._sliding])
+        return bool(abs(float(np.mean(slips))) <= 0.1 * reversal)
+
+    def _translations(self, stepper: NewmarkStepper) -> BodyTranslations:
+        if self._bodies is None:
+            self._bodies = BodyTranslations(stepper.system, stepper.scheme.mass(stepper.system))
+        return self._bodies
+
+
+@dataclass(frozen=True)
+class Sliding:
+    """Sliding slave nodes of one zone (``nodes``: slave indices) with, at
+    their projections, the master ``tangent`` (unit), the ``master_nodes``
+    (boundary indices) and their ``weights``, and the ``sign`` of their slip."""
+
+    zone: int
+    nodes: np.ndarray
+    tangent: np.ndarray
+    master_nodes: np.ndarray
+    weights: np.ndarray
+    sign: np.ndarray
+
+
+class BodyTranslations:
+    r"""The rigid translations of each body (connected set of 2D cells) on the
+    free dofs, and the projection of a force on them:
+    :math:`\Delta a = \sum_b T_b (T_b^T M T_b)^{-1} T_b^T f`.
+
+    >>> import scipy.sparse as sp
+    >>> from fem2d.mesh import CellBlock, Mesh
+    >>> from fem2d.model.system import System
+    >>> mesh = Mesh(np.array([[0., 0], [1, 0], [1, 1], [0, 1]]), {"B": CellBlock("quad4", [[0, 1, 2, 3]])})
+    >>> M = sp.csr_matrix(np.eye(8))
+    >>> system = System(mesh, M, M, M * 0, np.zeros(0, int), np.zeros(0))
+    >>> BodyTranslations(system, system.M_free).project(np.array([4.0, 0, 0, 0, 0, 0, 0, 0])).tolist()
+    [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]
+    """
+
+    def __init__(self, system: System, mass: sp.spmatrix) -> None:
+        mesh = system.mesh
+        cells = [block.nodes for block in mesh.cells_of_dimension(2).values()]
+        index = system.free_index
+        self.mass = mass
+        self.modes: list[np.ndarray] = []
+        self.masses: list[float] = []
+        if not cells:
+            return
+        rows = np.concatenate([np.repeat(c[:, :1], c.shape[1], axis=1).ravel() for c in cells])
+        cols = np.concatenate([c.ravel() for c in cells])
+        graph = sp.coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(mesh.n_nodes, mesh.n_nodes))
+        _, label = connected_components(graph, directed=False)
+        used = np.unique(cols)
+        for body in np.unique(label[used]):
+            nodes = used[label[used] == body]
+            for c in range(2):
+                dofs = index[2 * nodes + c]
+                mode = np.zeros(len(system.free))
+                mode[dofs[dofs >= 0]] = 1.0
+                m = float(mode @ (mass @ mode))
+                if m > 0.0:
+                    self.modes.append(mode)
+                    self.masses.append(m)
+
+    def project(self, force: np.ndarray) -> np.ndarray:
+        """The translational accelerations of the bodies under ``force`` (free dofs)."""
+        out = np.zeros_like(force)
+        for mode, m in zip(self.modes, self.masses):
+            out += mode * (float(mode @ force) / m)
+        return out
