@@ -13,15 +13,19 @@ step second order again:
    :math:`t_n`, :math:`\tau_i` the master tangent at their projection
    (:func:`fem2d.contact.search.project`, at :math:`t_n`),
    :math:`w_{ia}` the shape functions of the master nodes :math:`a` there,
-   :math:`s_i(t) = \tau_i \cdot (v_i - \sum_a w_{ia} v_a)` the slip rate of
-   node :math:`i` and :math:`\sigma_i` its sign at :math:`t_n`,
+   :math:`\bar v` the mean (momentum) velocity of the body a node belongs
+   to, :math:`s_i(t) = \tau_i \cdot (\bar v_i - \sum_a w_{ia} \bar v_a)`
+   the slip rate of node :math:`i` and :math:`\sigma_i` its sign at :math:`t_n`,
 
    .. math::
 
        \phi(h) = \frac{1}{|S|} \sum_{i \in S} \sigma_i\, s_i(t_n + h)
 
    is their mean slip rate along their slip at :math:`t_n` after a step
-   :math:`h` (prescribed master nodes count as fixed). A step with
+   :math:`h` (prescribed master nodes count as fixed). The bodies' mean
+   velocities, not the nodes' own: the velocity of a contact node of an
+   implicit step alternates from step to step around the body's (under a
+   nearly static load, in sign), which would be taken for stops. A step with
    :math:`\phi(\Delta t) \le 0` holds the event (an implicit step that stops a
    node even gives :math:`v_{n+1} \approx -v_n`: the chatter of the velocity after
    a stop). Its root :math:`h^*` is found by the Illinois variant of regula
@@ -94,19 +98,26 @@ class StickSlipLocator:
     """
 
     def __init__(
-        self, coupling: ContactCoupling, tolerance: float = 1e-9, max_trials: int = 30, min_speed: float = 1e-4
+        self,
+        coupling: ContactCoupling,
+        bodies: BodyTranslations,
+        tolerance: float = 1e-9,
+        max_trials: int = 30,
+        min_speed: float = 1e-4,
+        min_fraction: float = 1e-3,
     ) -> None:
         self.tolerance = tolerance
         self.min_speed = min_speed
+        self.min_fraction = min_fraction
         self.max_trials = max_trials
         self.zones = coupling.zones
+        self.bodies = bodies
         #: per zone: free-dof rows (n_boundary, 2) of its boundary nodes (-1: prescribed)
         self.rows = [coupling.boundary_free_index[(2 * w[:, None] + np.arange(2)).ravel()].reshape(-1, 2)
                      for w in coupling.where]
         self.surfaces = [master_surface(zone) for zone in self.zones]
         self._step = 0.0
         self._speed_scale = 0.0
-        self._bodies: BodyTranslations | None = None
         self._restarted_at: float | None = None
         self._sliding: list[Sliding] = []
         self.reversals = 0
@@ -151,7 +162,7 @@ class StickSlipLocator:
 
     def slip_rates(self, state: StepState, item: Sliding) -> np.ndarray:
         """:math:`\\sigma_i s_i`: the slip rates of ``item``'s nodes at ``state`` along their signs."""
-        v = self._boundary(item.zone, state.v)
+        v = self._boundary(item.zone, self.bodies.velocity(state.v))
         relative = v[item.nodes] - np.einsum("pa,paj->pj", item.weights, v[item.master_nodes])
         return item.sign * np.einsum("pj,pj->p", item.tangent, relative)
 
@@ -201,7 +212,9 @@ class StickSlipLocator:
                 side = -1
         else:
             return None
-        if best is None or not 0.0 < best.t - start.t < h:
+        if best is None or not self.min_fraction * h < best.t - start.t < h:
+            # at the very start of the step: the nodes' velocities alternating from step to step
+            # (an implicit step's contact nodes under a nearly static load), not a stop
             return None
         self._step, self._sliding = h, sliding
         return best
@@ -223,14 +236,17 @@ class StickSlipLocator:
         h = t_target - event.t
         if event.contact_force is None:
             return event
-        bodies = self._translations(stepper)
+        bodies = self.bodies
         rigid = bodies.project(bodies.mass @ event.a)
         at_rest = replace(event, a=event.a - rigid, contact_force=event.contact_force - bodies.mass @ rigid)
-        if self._sticks(stepper.step(at_rest, h, t_target), 0.5 * float(np.abs(rigid).max(initial=0.0)) * h * h):
-            self.stops += 1
-            return at_rest
+        try:
+            if self._sticks(stepper.step(at_rest, h, t_target), 0.5 * float(np.abs(rigid).max(initial=0.0)) * h * h):
+                self.stops += 1
+                return at_rest
+            trial = stepper.step(event, h, t_target)
+        except StepFailed:
+            return event  # the step after the event is cut by the driver, from the event as it is
         self.reversals += 1
-        trial = stepper.step(event, h, t_target)
         # the friction jump along the tangents, with its reaction on the master nodes
         jump = np.zeros_like(event.contact_force)
         for item in self._sliding:
@@ -255,11 +271,6 @@ class StickSlipLocator:
         parts = trial.solution.parts or (trial.solution,)
         slips = np.concatenate([parts[item.zone].slip[item.nodes] for item in self._sliding])
         return bool(abs(float(np.mean(slips))) <= 0.1 * reversal)
-
-    def _translations(self, stepper: NewmarkStepper) -> BodyTranslations:
-        if self._bodies is None:
-            self._bodies = BodyTranslations(stepper.system, stepper.scheme.mass(stepper.system))
-        return self._bodies
 
 
 @dataclass(frozen=True)
@@ -315,6 +326,10 @@ class BodyTranslations:
                 if m > 0.0:
                     self.modes.append(mode)
                     self.masses.append(m)
+
+    def velocity(self, v: np.ndarray) -> np.ndarray:
+        """Each body's mean (momentum) velocity, on its free dofs."""
+        return self.project(self.mass @ v)
 
     def project(self, force: np.ndarray) -> np.ndarray:
         """The translational accelerations of the bodies under ``force`` (free dofs)."""

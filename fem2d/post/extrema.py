@@ -56,7 +56,15 @@ def extrema(times: np.ndarray, u: np.ndarray, v: np.ndarray, rel_tol: float = 1e
     An extremum is where the velocity changes sign; velocities below
     ``rel_tol * max|v|`` count as zero, so that the elastic jitter of a body
     at rest does not make extrema. The extremum is located inside the
-    sampling interval where the sign changes, by the Hermite interpolant.
+    sampling interval where the sign changes, by the Hermite interpolant. A
+    motion that ends at rest (its velocity below the tolerance from some
+    sample to the end) ends with an extremum where it stopped.
+
+    >>> t = np.linspace(0.0, 2.0, 201)
+    >>> v = np.where(t < 1.0, np.sin(np.pi * t), 0.0)
+    >>> u = np.where(t < 1.0, (1 - np.cos(np.pi * t)) / np.pi, 2 / np.pi)
+    >>> [(round(te, 3), round(ue, 4), kind) for te, ue, kind in extrema(t, u, v)]
+    [(1.0, 0.6366, 'max')]
     """
     if len(times) < 2:
         return []
@@ -74,6 +82,11 @@ def extrema(times: np.ndarray, u: np.ndarray, v: np.ndarray, rel_tol: float = 1e
             u_ext = hermite(times[j], times[k], u[j], u[k], v[j], v[k], t_ext)
             out.append((float(t_ext), float(u_ext), "max" if last_sign > 0 else "min"))
         last_sign, last_index = s, i
+    if last_sign != 0 and last_index < len(times) - 2:  # it stopped for good (two quiet samples at least)
+        j, k = last_index, last_index + 1
+        t_ext = _stationary_point(times[j], times[k], u[j], u[k], v[j], v[k])
+        u_ext = hermite(times[j], times[k], u[j], u[k], v[j], v[k], t_ext)
+        out.append((float(t_ext), float(u_ext), "max" if last_sign > 0 else "min"))
     return out
 
 

@@ -22,7 +22,7 @@ from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
-from fem2d.dynamics.stickslip import StickSlipLocator
+from fem2d.dynamics.stickslip import BodyTranslations, StickSlipLocator
 from fem2d.errors import ConvergenceError, FieldError, ModelError
 from fem2d.linalg import get_solver
 from fem2d.linalg.base import SolverBackend
@@ -166,10 +166,13 @@ class DirectAnalysis:
             raise ModelError(st, "events", "locating contact events needs a contact zone")
         events = EventLocator(min_step=st.dt / 2**12) if st.events else None
         friction = coupling is not None and any(contact.mu > 0.0 for contact in self.model.contacts)
-        stick_slip = StickSlipLocator(coupling) if st.stick_slip and friction else None
+        stick_slip = None
+        if st.stick_slip and friction:
+            stick_slip = StickSlipLocator(coupling, BodyTranslations(system, scheme.mass(system)))
         try:
+            kinks = [t for load in system.loads for t in getattr(load.function, "breakpoints", ())]
             final = march(
-                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip
+                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip, kinks
             )
         except ConvergenceError as exc:
             left = left_master_warnings(history.arrays())
