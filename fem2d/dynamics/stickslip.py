@@ -22,7 +22,7 @@ step second order again:
        \phi(h) = \frac{1}{|S|} \sum_{i \in S} \sigma_i\, s_i(t_n + h)
 
    is their mean slip rate along their slip at :math:`t_n` after a step
-   :math:`h` (prescribed master nodes count as fixed). The bodies' mean
+   :math:`h` (a prescribed master node with its prescribed velocity). The bodies' mean
    velocities, not the nodes' own: the velocity of a contact node of an
    implicit step alternates from step to step around the body's (under a
    nearly static load, in sign), which would be taken for stops. A step with
@@ -111,6 +111,8 @@ class StickSlipLocator:
         self.min_fraction = min_fraction
         self.max_trials = max_trials
         self.zones = coupling.zones
+        self.coupling = coupling
+        self.where = coupling.where
         self.bodies = bodies
         #: per zone: free-dof rows (n_boundary, 2) of its boundary nodes (-1: prescribed)
         self.rows = [coupling.boundary_free_index[(2 * w[:, None] + np.arange(2)).ravel()].reshape(-1, 2)
@@ -124,13 +126,22 @@ class StickSlipLocator:
         self.stops = 0
         self.trials = 0
 
-    def _boundary(self, z: int, x: np.ndarray) -> np.ndarray:
-        """Zone z's boundary values (n_boundary, 2) of a free-dof vector (zero where prescribed)."""
+    def _boundary(self, z: int, x: np.ndarray, prescribed: np.ndarray | None = None) -> np.ndarray:
+        """Zone z's boundary values (n_boundary, 2) of a free-dof vector; where a dof is
+        prescribed, ``prescribed`` (the union boundary's values) or zero."""
         rows = self.rows[z]
         out = np.zeros(rows.shape)
         free = rows >= 0
         out[free] = x[rows[free]]
+        if prescribed is not None:
+            out[~free] = prescribed.reshape(-1, 2)[self.where[z]][~free]
         return out
+
+    def _prescribed_velocity(self, t: float) -> np.ndarray:
+        """The union boundary's prescribed velocities at t (moving obstacles and supports;
+        central differences of the prescribed displacements)."""
+        delta = 1e-7 * max(1.0, abs(t))
+        return (self.coupling.prescribed_at(t + delta) - self.coupling.prescribed_at(t - delta)) / (2.0 * delta)
 
     def sliding(self, state: StepState) -> list[Sliding]:
         """The sliding slave nodes of every zone at ``state``, with their
@@ -145,7 +156,7 @@ class StickSlipLocator:
             nodes = np.flatnonzero((part.status == SLIP) & (part.normal_force > 0.0))
             if not len(nodes):
                 continue
-            coords = zone.reference + self._boundary(z, state.u)
+            coords = zone.reference + self._boundary(z, state.u, self.coupling.prescribed_at(state.t))
             proj = project(self.surfaces[z], coords, coords[:n][nodes], exclude=nodes)
             inside = ~proj.outside
             if not inside.any():
@@ -162,7 +173,7 @@ class StickSlipLocator:
 
     def slip_rates(self, state: StepState, item: Sliding) -> np.ndarray:
         """:math:`\\sigma_i s_i`: the slip rates of ``item``'s nodes at ``state`` along their signs."""
-        v = self._boundary(item.zone, self.bodies.velocity(state.v))
+        v = self._boundary(item.zone, self.bodies.velocity(state.v), self._prescribed_velocity(state.t))
         relative = v[item.nodes] - np.einsum("pa,paj->pj", item.weights, v[item.master_nodes])
         return item.sign * np.einsum("pj,pj->p", item.tangent, relative)
 
