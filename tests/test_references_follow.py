@@ -86,10 +86,11 @@ def test_long_sliding_block_follows_mu_the_push_and_the_mass(overrides):
     exact = solve(block, 8.0)
     ext_t, ext_x = exact.extrema()
     missing = {f"{xt}_ext_{k}" for k in range(len(ext_x) + 1, 5) for xt in "xt"} | (
-        {"x_rest"} if exact.rest() is None else set())
+        {"x_rest", "t_rest"} if exact.rest() is None else set())
     refs = references("sdnv104_long", overrides, missing)
     assert refs["x_ext_1"] == pytest.approx(ext_x[0], rel=1e-12)
     assert refs["t_ext_1"] == pytest.approx(ext_t[0], rel=1e-12)
     if exact.rest() is not None:
         assert refs["x_rest"] == pytest.approx(exact.rest()[1], rel=1e-12)
+        assert refs["t_rest"] == pytest.approx(exact.rest()[0], rel=1e-12)
     assert len({k for k in refs if k.startswith("x_ext_")}) == min(4, len(ext_x))
