@@ -41,7 +41,7 @@ def test_long_sliding_block_references_are_the_exact_block_for_its_settings():
     exact = solve(block, case.settings["time"]["end"])
     expected = {f"x_ext_{k}": x for k, x in enumerate(exact.extrema_x, start=1)}
     expected |= {f"t_ext_{k}": t for k, t in enumerate(exact.extrema_t, start=1)}
-    expected["x_rest"] = exact.rest()[1]
+    expected["x_rest"], expected["t_rest"] = exact.rest()[1], exact.rest()[0]
     for ref in references_for(case):
         assert ref["value"] == pytest.approx(expected[ref["quantity"]], rel=1e-12), ref["quantity"]
     # the block stops at its fourth extremum, within the 30 m support
