@@ -432,3 +432,16 @@ def test_a_bar_pushed_onto_a_circle_settles_where_the_geometry_says_with_the_loa
     x = system.mesh.points[node] + result.fields.final_state.u[system.free_index[[2 * node, 2 * node + 1]]]
     assert x == pytest.approx([1.05, 0.05], abs=1e-12)
     assert np.abs(result.fields.final_state.v).max() < 1e-9  # at rest
+
+
+def test_a_circle_refuses_an_orientation_it_would_ignore():
+    from fem2d.contact.problem import make_zone
+    from fem2d.contact.search import master_surface
+    from fem2d.errors import InputError
+    from fem2d.mesh.mesh import CellBlock
+
+    points = np.array([[0.0, 1.5], [1.0, 1.5], [0.0, 0.0]])
+    zone = make_zone(points, CellBlock("seg2", [[0, 1]]), CellBlock("point", [[2]]), 0.0, "top", master_radius=1.0)
+    assert master_surface(zone).kind == "circle" and master_surface(zone).radius == 1.0
+    with pytest.raises(InputError, match="a circle master has no orientation to set"):
+        master_surface(zone, "left")

@@ -191,6 +191,8 @@ def master_surface(zone: ContactZone, orientation: str = "auto") -> MasterSurfac
     """
     kind = zone.master_edges.kind
     if kind == "point" and zone.master_radius > 0.0:  # a rigid circle: its centre node; nothing to orient
+        if orientation != "auto":
+            raise InputError(f"zone {zone.name!r}: a circle master has no orientation to set (got {orientation!r})")
         return MasterSurface("circle", np.asarray(zone.master_local, dtype=np.int64).reshape(1, 1), np.ones(1),
                              reuse=False, radius=zone.master_radius)
     if kind not in ("seg2", "seg3"):
