@@ -386,7 +386,7 @@ def _impact_reference(name: str, impact: BarImpact, t_end: float) -> ExactRefere
         return values.get(quantity)
 
     return ExactReference(name, value, parameters={"t_start": impact.t_start, "duration": impact.duration,
-                                                   "force": impact.force})
+                                                   "force": impact.force}, contact_force=impact.force_at)
 
 
 def bar_on_rigid_wall(case: Case, system: System) -> ExactReference:
@@ -468,7 +468,7 @@ def bouncing_bar(case: Case, system: System) -> ExactReference:
 
     source = (f"exact: bouncing bar, L={bar.length:g} E={bar.young:g} rho={bar.density:g} g={bouncing.g:g} "
               f"h={bouncing.drop:g} (fem2d/exact/bars.py)")
-    return ExactReference(source, value, parameters=reference.parameters)
+    return ExactReference(source, value, parameters=reference.parameters, contact_force=bouncing.force_at)
 
 
 def hertz_line_contact(case: Case, system: System) -> ExactReference:

@@ -87,7 +87,9 @@ class ExactReference:
     ``value(quantity)`` is the exact value of a reported quantity, or None when
     the model does not give that quantity; ``curve(t)`` the exact reported dof
     at times ``t`` (None: no curve); ``source`` names the model and its
-    parameters for the checks table.
+    parameters for the checks table; ``contact_force(t)`` the exact contact
+    force history of an impact model (None: none), which ``fem2d compare``
+    overlays on the computed ones.
     """
 
     source: str
@@ -95,6 +97,7 @@ class ExactReference:
     curve: Callable[[np.ndarray], np.ndarray] | None = None
     curve_label: str = ""
     parameters: dict[str, Any] = field(default_factory=dict)
+    contact_force: Callable[[np.ndarray], np.ndarray] | None = None
 
 
 ExactModel = Callable[[Case, "System"], ExactReference]
