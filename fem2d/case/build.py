@@ -226,7 +226,8 @@ MODEL_KEYS = {"bodies": "materials", "supports": "supports", "loads": "loads", "
 
 
 #: Where the fields of a direct analysis and its report come from, outside their own table.
-DIRECT_KEYS = {"scheme": "time.scheme", "modified_mass": "time.scheme", "solver": "solver.linear"}
+DIRECT_KEYS = {"scheme": "time.scheme", "modified_mass": "time.scheme", "solver": "solver.linear",
+               "initial": "preload"}
 STATIC_KEYS = {"solver": "solver.linear", "regularization": "solver.regularization"}
 POST_KEYS = {"window": "post.window", "impact_threshold": "post.threshold", "impact_quiet": "post.quiet",
              "energy_tolerance": "post.energy_tolerance"}
@@ -370,10 +371,22 @@ def build_analysis(case: Case) -> BuiltCase:
             return BuiltCase(analysis, keys)
         from fem2d.runs.direct import DirectAnalysis
 
+        initial = None
+        preload = s["preload"]
+        if preload.get("end") is not None:  # settle statically, then the dynamics from that state
+            from fem2d.runs.static import StaticAnalysis
+
+            phase = keys.make(TimeStepping, "preload", {"cut_factor": "time.cut_factor", "min_dt": "time.min_dt"},
+                              dt=preload.get("dt") or preload["end"], end=preload["end"], cut_factor=t["cut_factor"],
+                              min_dt=t["min_dt"])
+            initial = keys.make(StaticAnalysis, "preload", STATIC_KEYS, model=model, stepping=phase,
+                                solver=s["solver"]["linear"], report=Report(),
+                                regularization=s["solver"]["regularization"])
         scheme = t["scheme"]
         modified_mass = scheme == "modified_mass" or (scheme == "auto" and bool(model.contacts))
         analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme_of(case),
-                             solver=s["solver"]["linear"], report=report, modified_mass=modified_mass)
+                             solver=s["solver"]["linear"], report=report, modified_mass=modified_mass,
+                             initial=initial)
         return BuiltCase(analysis, keys)
     from fem2d.runs.modal import ModalAnalysis
 

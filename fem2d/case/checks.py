@@ -124,8 +124,10 @@ def _check_static_settings(case: Case) -> None:
     s = case.settings
     scheme_keys = ("beta", "gamma", "alpha", "rho_inf", "theta", "restitution")
     defaults = {name: SCHEMA.fields["time"].fields[name].default for name in scheme_keys}
+    _check_preload(case)
     if s["case"]["kind"] != "static":
-        if s["solver"]["regularization"] != SCHEMA.fields["solver"].fields["regularization"].default:
+        preloaded = s["preload"].get("end") is not None
+        if not preloaded and s["solver"]["regularization"] != SCHEMA.fields["solver"].fields["regularization"].default:
             raise case.error("solver.regularization", f"a {s['case']['kind']} case does not use it (static cases only)")
         return
     time = s["time"]
@@ -142,3 +144,22 @@ def _check_static_settings(case: Case) -> None:
     for i, init in enumerate(s["initial"]):
         if any(init["velocity"]):
             raise case.error(f"initial[{i}].velocity", "a static case has no velocity (leave it out)")
+
+
+def _check_preload(case: Case) -> None:
+    """``[preload]``: an end before ``time.end``, a step within it, and reported
+    instants after it (the dynamics start there)."""
+    s = case.settings
+    preload = s["preload"]
+    if preload.get("end") is None:
+        if preload.get("dt") is not None:
+            raise case.error("preload.end", "missing; the end of the static phase (s)")
+        return
+    end = preload["end"]
+    if not end < s["time"]["end"]:
+        raise case.error("preload.end", f"{end:g} s is not before time.end = {s['time']['end']:g} s")
+    if preload.get("dt") is not None and preload["dt"] > end:
+        raise case.error("preload.dt", f"{preload['dt']:g} is larger than preload.end = {end:g}")
+    early = [t for t in s["report"]["at_times"] if t < end]
+    if early:
+        raise case.error("report.at_times", f"{early} before the dynamics start at preload.end = {end:g} s")

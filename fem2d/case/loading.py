@@ -387,8 +387,8 @@ def _check_consistency(case: Case) -> None:
 #: Tables each kind of run does not read: giving one is an error, never ignored.
 UNUSED_TABLES = {
     "direct": ("obstacle", "excitation", "modal"),
-    "static": ("obstacle", "excitation", "modal"),
-    "modal": ("contact",),
+    "static": ("obstacle", "excitation", "modal", "preload"),
+    "modal": ("contact", "preload"),
 }
 
 

@@ -231,6 +231,17 @@ TIME = Table(
     }
 )
 
+PRELOAD = Table(
+    fields={
+        "end": Optional(
+            inner=Real(positive=True), doc="s: the loads followed statically from 0 to here, then the dynamics"
+        ),
+        "dt": Optional(inner=Real(positive=True), doc="s load increment of the static phase (default: preload.end)"),
+    },
+    doc="a static preload before the dynamics (code_aster's STAT_NON_LINE, then DYNA_NON_LINE with ETAT_INIT): "
+    "settle the weight, then push",
+)
+
 SOLVER = Table(
     fields={
         "linear": String(
@@ -395,6 +406,7 @@ SCHEMA = Table(
         "initial": TableList(table=INITIAL),
         "contact": TableOrList(table=CONTACT, doc="one contact zone [contact], or several [[contact]]"),
         "time": TIME,
+        "preload": PRELOAD,
         "solver": SOLVER,
         "report": REPORT,
         "modal": MODAL,

@@ -12,6 +12,7 @@ import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +38,9 @@ from fem2d.post.extrema import extrema, rest, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows
 from fem2d.runs.result import Result
+
+if TYPE_CHECKING:
+    from fem2d.runs.static import StaticAnalysis
 
 
 @dataclass
@@ -76,6 +80,14 @@ class DirectAnalysis:
         Integrate with no inertia on the contact nodes (Khenous, Laborde &
         Renard): :meth:`NewmarkScheme.modified_mass` applied to ``scheme``
         once the model is assembled; needs a contact zone.
+    initial : Result or StaticAnalysis or None
+        Start from the final state of a run of the same :class:`Model`
+        (code_aster's DYNA_NON_LINE with ETAT_INIT): a finished run's
+        :class:`Result`, or a :class:`~fem2d.runs.static.StaticAnalysis` run
+        first (a static preload: settle the weight, then push). The run
+        continues at that state's time, with its displacement, velocity and
+        contact state, to ``stepping.end``; None starts at t = 0 from the
+        model's initial conditions.
 
     Examples
     --------
@@ -98,6 +110,7 @@ class DirectAnalysis:
     solver: str = field(default_factory=default_solver)
     report: Report = field(default_factory=Report)
     modified_mass: bool = False
+    initial: Result | StaticAnalysis | None = None
 
     def formulation(self, contact: Contact) -> ContactFormulation:
         """The zone's formulation; a penalty method without a Young's modulus
@@ -114,6 +127,29 @@ class DirectAnalysis:
             body = self.model.body_of(self.model.mesh.group(contact.slave).nodes)
             out.append(body.thickness if body is not None else 1.0)
         return out
+
+    def start_state(self, stepper: NewmarkStepper, system: System) -> StepState:
+        """The state the run starts from (see ``initial``): the initial acceleration
+        solves :math:`M a = f - K u - C v + f_c` with the inherited contact force
+        :math:`f_c` (zero after a converged static preload, up to its tolerance)."""
+        if self.initial is None:
+            return stepper.initial_state()
+        result = self.initial.run() if hasattr(self.initial, "run") else self.initial
+        fields = result.fields
+        if getattr(fields, "model", None) is not self.model or not hasattr(fields, "final_state"):
+            raise ModelError(self, "initial", "expected a static or direct run of this analysis' own Model object")
+        start = fields.final_state
+        if not start.t < self.stepping.end:
+            raise ModelError(self, "initial", f"it ends at t = {start.t:g} s, not before the end of this run "
+                             f"({self.stepping.end:g} s)")
+        u, v, f_c = start.u.copy(), start.v.copy(), start.contact_force
+        rhs = stepper.force_free(start.t) - system.K_free @ u
+        if system.C_free is not None:
+            rhs = rhs - system.C_free @ v
+        if f_c is not None:
+            rhs = rhs + f_c
+        a = stepper.scheme.initial_acceleration(system, v, rhs, stepper.backend)
+        return StepState(start.t, u, v, a, start.contact, f_c, start.solution, internal_force=system.K_free @ u)
 
     def stepper(
         self, system: System, scheme: TimeScheme, backend: SolverBackend, coupling: ContactCoupling | None
@@ -153,7 +189,7 @@ class DirectAnalysis:
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
                                    self.report.group_nodes(system.mesh))
-        state = stepper.initial_state()
+        state = self.start_state(stepper, system)
         history.start(state)
         measures.start(state)
 
