@@ -50,9 +50,11 @@ def test_the_exact_reference_is_the_specs():
 
 @pytest.mark.parametrize("case", ["sdnv104a", "sdnv104b"])
 def test_code_asters_hht_is_reproduced(case):
-    q = run(case, time__scheme="hht", time__alpha=-0.3).quantities
-    assert q["x_at_1.70"] == pytest.approx(14.836107, rel=2e-4)
-    assert q["x_at_3.40"] == pytest.approx(3.624710, rel=1e-3)
+    """code_aster's algorithm (HHT alpha = -0.3, no event located inside a step) gives
+    code_aster's printed numbers (measured: 4e-8 and 1e-7 on A, 3.5e-6 and 1.4e-5 on B)."""
+    q = run(case, time__scheme="hht", time__alpha=-0.3, time__stick_slip=False).quantities
+    assert q["x_at_1.70"] == pytest.approx(14.836107, rel=1e-5)
+    assert q["x_at_3.40"] == pytest.approx(3.624710, rel=3e-5)
 
 
 @pytest.mark.parametrize("case", ["sdnv104a", "sdnv104b", "sdnv104c"])
