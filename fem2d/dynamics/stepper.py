@@ -121,15 +121,22 @@ class NewmarkStepper:
         def make() -> Factorization:
             w_k, w_c, w_m = self.scheme.weights(dt)
             s = self.system
-            k_eff = s.K_free if w_k == 1.0 else s.K_free * w_k
-            if w_m:
-                k_eff = k_eff + self.scheme.mass(s) * w_m
+            mass = self.scheme.mass(s)
+            if w_k == 0.0:  # an explicit scheme: the mass alone (a lumped one stays diagonal), no stored zeros of K
+                k_eff = mass * w_m
+            else:
+                k_eff = s.K_free if w_k == 1.0 else s.K_free * w_k
+                if w_m:
+                    k_eff = k_eff + mass * w_m
             if s.C_free is not None and w_c:
                 k_eff = k_eff + s.C_free * w_c
             k_eff = k_eff.tocsr()
             if self.backend.upper_triangle:  # the full K_eff need not stay alive during the factorisation
                 k_eff = sp.triu(k_eff, format="csr")
-            boundary = self.contact.boundary_rows if self.contact is not None and self.backend.schur else None
+            # PARDISO's Schur complement on the mass alone (an explicit scheme, w_K = 0) crashes inside MKL
+            # (mkl_pds_lp64_permutetips, seen on a lumped mass): the boundary is then condensed by solves
+            schur = self.contact is not None and self.backend.schur and w_k != 0.0
+            boundary = self.contact.boundary_rows if schur else None
             t0 = time.perf_counter()
             factor = self.backend.factorize(k_eff, boundary)
             self.counters.factorization_s += time.perf_counter() - t0
@@ -147,9 +154,9 @@ class NewmarkStepper:
         mass = self.scheme.mass(self.system)
 
         def make() -> Factorization:
-            boundary = self.contact.boundary_rows if self.backend.schur else None
+            # no Schur complement on the mass alone (see factor): the boundary is condensed by solves
             self.counters.factorizations += 1
-            return self.backend.factorize(mass.tocsr(), boundary)
+            return self.backend.factorize(mass.tocsr(), None)
 
         factor = self._mass_factor.get(0.0, make)
         admissible, _, _ = self.contact.solve(
