@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
+from fem2d.case.usage import CONTACT_METHOD_KEYS, SCHEME_KEYS
 from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
@@ -301,10 +302,7 @@ def contact_method(c: dict):
     from fem2d.contact import make_formulation
 
     options: dict[str, Any] = {"max_iter": c["max_iter"], "tolerance": c["tolerance"]}
-    if c["method"] == "penalty":
-        options.update(e_n=c.get("e_n"), e_t=c.get("e_t"))
-    elif c["method"] == "continuous":
-        options.update(integration=c["integration"], rho_n=c["rho_n"], rho_t=c["rho_t"])
+    options.update({key: c.get(key) for key in CONTACT_METHOD_KEYS[c["method"]]})  # the keys a case may write
     return make_formulation(c["method"], **options)
 
 
@@ -326,21 +324,23 @@ def scheme_of(case: Case) -> TimeScheme:
     impacts: README, time schemes).
     """
     t = case.settings["time"]
+    # exactly the keys of SCHEME_KEYS, in order: the table a case's written keys are checked against
+    args = [t[key] for key in SCHEME_KEYS[t["scheme"]]]
     if t["scheme"] == "hht":
-        return NewmarkScheme.hht(t["alpha"])
+        return NewmarkScheme.hht(*args)
     if t["scheme"] == "hht_full":
-        return NewmarkScheme.hht_alpha(t["alpha"])
+        return NewmarkScheme.hht_alpha(*args)
     if t["scheme"] == "generalized_alpha":
-        return NewmarkScheme.generalized_alpha(t["rho_inf"])
+        return NewmarkScheme.generalized_alpha(*args)
     if t["scheme"] == "paoli_schatzman":
         from fem2d.dynamics.impact import PaoliSchatzman  # imported when chosen: it needs scipy.sparse.linalg
 
-        return PaoliSchatzman(t["theta"], t["restitution"])
+        return PaoliSchatzman(*args)
     if t["scheme"] == "stabilised_newmark":
         from fem2d.dynamics.impact import ContactStabilisedNewmark
 
-        return ContactStabilisedNewmark()
-    return NewmarkScheme(t["beta"], t["gamma"])
+        return ContactStabilisedNewmark(*args)
+    return NewmarkScheme(*args)
 
 
 def build_analysis(case: Case) -> BuiltCase:

@@ -21,6 +21,7 @@ from typing import Any
 from fem2d.case.checks import check_settings, fit_report_to_run
 from fem2d.case.fields import Table, TableList, TableOrList, lookup, tables_of
 from fem2d.case.schema import SCHEMA
+from fem2d.case.usage import unused_keys
 from fem2d.errors import InputError, OverrideError
 
 #: Where the built-in case files live (``FEM2D_CASES`` adds directories in front).
@@ -298,7 +299,7 @@ def load_case(name_or_path: str | os.PathLike, overrides: Mapping[str, Any] | It
     settings = fit_report_to_run(SCHEMA.check(data, "", str(path)), pairs)
     case = Case(name=settings["case"]["name"], settings=settings, path=path, overrides=pairs)
     _check_consistency(case)
-    _check_tables_used(case, data)
+    _check_keys_used(case, raw, data, pairs)
     return case
 
 
@@ -332,7 +333,8 @@ def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
     # a child that names its own mesh source replaces the parent's (a builder case switched to a file)
     if "file" in child_mesh and "geometry" not in child_mesh:
         merged["mesh"].pop("geometry", None)
-        merged["mesh"].pop("params", None)
+        if "params" not in child_mesh:  # the child's own params stay, and are refused with a file
+            merged["mesh"].pop("params", None)
     elif "geometry" in child_mesh and "file" not in child_mesh:
         merged["mesh"].pop("file", None)
     merged["case"].pop("extends", None)
@@ -384,24 +386,42 @@ def _check_consistency(case: Case) -> None:
     check_settings(case)
 
 
-#: Tables each kind of run does not read: giving one is an error, never ignored.
-UNUSED_TABLES = {
-    "direct": ("obstacle", "excitation", "modal"),
-    "static": ("obstacle", "excitation", "modal", "preload"),
-    "modal": ("contact", "preload"),
-}
+def _choices(data: Mapping[str, Any]) -> tuple[str, str, list[str]]:
+    """(kind, time scheme, method of each contact zone) that raw case data chooses."""
+    def chosen(table: Any, key: str, dotted: str) -> str:
+        value = table.get(key) if isinstance(table, Mapping) else None
+        return value if isinstance(value, str) else lookup(SCHEMA, dotted).default
+
+    zones = data.get("contact") or []
+    zones = [zones] if isinstance(zones, Mapping) else zones
+    kind = (data.get("case") or {}).get("kind")
+    return (kind if isinstance(kind, str) else "direct", chosen(data.get("time"), "scheme", "time.scheme"),
+            [chosen(zone, "method", "contact.method") for zone in zones])
 
 
-def _check_tables_used(case: Case, data: dict) -> None:
-    """A table the chosen path does not use is an error (e.g. ``[obstacle]``,
-    the modal shock law, in a direct case: a direct run takes a rigid plane
-    or circle as a contact master, ``[contact.plane]``, ``[contact.circle]``)."""
-    kind = case.settings["case"]["kind"]
-    for name in UNUSED_TABLES.get(kind, ()):
-        if name in data:
-            hint = " (a rigid obstacle in a direct run is a [contact] zone with a [contact.plane] or [contact.circle]"
-            hint += " master)"
-            raise case.error(name, f"a {kind} case does not use [{name}]" + (hint if name == "obstacle" else ""))
+def _check_keys_used(case: Case, raw: dict, data: dict, overrides: Mapping[str, Any]) -> None:
+    """A key the chosen path ignores is an error (:mod:`fem2d.case.usage`), e.g. ``time.gamma``
+    with ``time.scheme = "generalized_alpha"``, or ``[obstacle]`` (the modal shock law) in a
+    direct case: a direct run takes a rigid plane or circle as a contact master.
+
+    The settings hold defaults, so what the user wrote is read from ``raw`` (the file, after
+    ``extends``), checked against the file's own choices, and from ``data`` (overrides applied):
+    a key an override sets is checked against the final choices and named as an override. An
+    override that changes a choice (``--set time.scheme=hht``, a study's axis) sets aside the
+    file's keys of the choice it replaces.
+    """
+    def why_obstacle(key: str, why: str) -> str:
+        if key == "obstacle":
+            why += " (a rigid obstacle in a direct run is a [contact] zone with a [contact.plane] or [contact.circle]"
+            why += " master)"
+        return why
+
+    for _dotted, key, why in unused_keys(raw, *_choices(raw)):
+        raise case.error(key, why_obstacle(key, why))
+    for dotted, key, why in unused_keys(data, *_choices(data)):
+        given = next((k for k in overrides if k == dotted or k.startswith(dotted + ".")), None)
+        if given is not None:
+            raise OverrideError(case.where, given, why_obstacle(key, why))
 
 
 def __getattr__(name: str) -> Any:

@@ -1,0 +1,111 @@
+"""Which keys each choice of a case uses: a key the chosen path ignores is an error.
+
+The schema fills every default, so "the user wrote it" is read from the raw
+case data (after ``extends`` and the overrides), never from the settings.
+The tables below are what the builders consume: :func:`fem2d.case.build.scheme_of`
+hands a scheme exactly the keys of :data:`SCHEME_KEYS`, and
+:func:`fem2d.case.build.contact_method` a formulation exactly the keys of
+:data:`CONTACT_METHOD_KEYS`, so a table cannot drift from the code that reads it.
+This module imports nothing heavy (the modal path loads cases too).
+
+>>> SCHEME_KEYS["generalized_alpha"]
+('rho_inf',)
+>>> unused_keys({"time": {"scheme": "generalized_alpha", "gamma": 0.6}}, "direct", "generalized_alpha", ["lagrange"])
+[('time.gamma', 'time.gamma', 'time.scheme = "generalized_alpha" does not use it (it uses time.rho_inf)')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+#: time.scheme -> the ``[time]`` keys its scheme object is made from.
+SCHEME_KEYS: dict[str, tuple[str, ...]] = {
+    "auto": ("beta", "gamma"),
+    "newmark": ("beta", "gamma"),
+    "modified_mass": ("beta", "gamma"),
+    "hht": ("alpha",),
+    "hht_full": ("alpha",),
+    "generalized_alpha": ("rho_inf",),
+    "paoli_schatzman": ("theta", "restitution"),
+    "stabilised_newmark": (),
+}
+
+#: contact.method -> the method's own ``[contact]`` options given to its formulation
+#: (every method takes max_iter and tolerance).
+CONTACT_METHOD_KEYS: dict[str, tuple[str, ...]] = {
+    "lagrange": (),
+    "penalty": ("e_n", "e_t"),
+    "continuous": ("integration", "rho_n", "rho_t"),
+}
+
+#: The ``[time]`` keys that belong to one scheme or another.
+SCHEME_PARAMETERS = tuple(sorted({key for keys in SCHEME_KEYS.values() for key in keys}))
+#: The ``[contact]`` keys that belong to one method or another.
+METHOD_OPTIONS = tuple(sorted({key for keys in CONTACT_METHOD_KEYS.values() for key in keys}))
+
+#: Tables each kind of run does not read.
+UNUSED_TABLES: dict[str, tuple[str, ...]] = {
+    "direct": ("obstacle", "excitation", "modal"),
+    "static": ("obstacle", "excitation", "modal"),
+    "modal": ("contact", "preload"),
+}
+
+
+#: Kinds of run without a time scheme: what steps them instead.
+NO_SCHEME: dict[str, str] = {
+    "modal": "its integrator is modal.integrator",
+    "static": "load levels at every time.dt, no inertia",
+}
+
+
+def _uses(keys: Sequence[str], prefix: str) -> str:
+    return f"it uses {', '.join(f'{prefix}.{k}' for k in keys)}" if keys else "it uses none of them"
+
+
+def unused_keys(
+    data: Mapping[str, Any], kind: str, scheme: str, methods: Sequence[str]
+) -> list[tuple[str, str, str]]:
+    """(dotted key, key as errors name it, why) of every key written in ``data`` that the
+    chosen path ignores (``contact.1.e_n`` is named ``contact[1].e_n``).
+
+    ``data`` is the raw case (what the user wrote, overrides applied), ``kind``
+    ``scheme`` and ``methods`` (one per contact zone, in order) the resolved choices.
+    A table the kind does not read (``[obstacle]`` in a direct case) comes first.
+    """
+    found: list[tuple[str, str, str]] = []
+    for name in UNUSED_TABLES.get(kind, ()):
+        if name in data:
+            found.append((name, name, f"a {kind} case does not use [{name}]"))
+    mesh = data.get("mesh", {})
+    if isinstance(mesh, Mapping) and "file" in mesh and "params" in mesh:
+        found.append(("mesh.params", "mesh.params",
+                      "builder parameters, but the mesh comes from mesh.file (give mesh.geometry or drop mesh.params)"))
+    time = data.get("time", {})
+    if kind in NO_SCHEME and isinstance(time, Mapping):
+        for key in ("scheme", *SCHEME_PARAMETERS):
+            if key in time:
+                found.append((f"time.{key}", f"time.{key}", f"a {kind} case does not use it ({NO_SCHEME[kind]})"))
+    solver = data.get("solver", {})
+    if kind != "static" and isinstance(solver, Mapping) and "regularization" in solver:
+        found.append(("solver.regularization", "solver.regularization", f"a {kind} case does not use it (static only)"))
+    if kind == "direct" and isinstance(time, Mapping):
+        used = SCHEME_KEYS.get(scheme, ())
+        for key in SCHEME_PARAMETERS:
+            if key in time and key not in used:
+                why = f'time.scheme = "{scheme}" does not use it ({_uses(used, "time")})'
+                found.append((f"time.{key}", f"time.{key}", why))
+    contact = data.get("contact")
+    if kind in ("direct", "static") and contact is not None:
+        zones = [contact] if isinstance(contact, Mapping) else list(contact)
+        for i, (zone, method) in enumerate(zip(zones, methods, strict=False)):
+            if not isinstance(zone, Mapping):
+                continue
+            dotted = "contact" if isinstance(contact, Mapping) else f"contact.{i}"
+            head = "contact" if isinstance(contact, Mapping) else f"contact[{i}]"
+            used = CONTACT_METHOD_KEYS.get(method, ())
+            for key in METHOD_OPTIONS:
+                if key in zone and key not in used:
+                    found.append((f"{dotted}.{key}", f"{head}.{key}",
+                                  f'{head}.method = "{method}" does not use it ({_uses(used, head)})'))
+    return found

@@ -1,0 +1,131 @@
+"""A setting the chosen path ignores is an error: one line naming the file and the key, exit 2.
+
+The schema fills defaults, so only keys the user wrote (the file after extends, or an
+override) count; a built-in case, with each of its validation variants, writes none.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from fem2d.case.loading import builtin_cases, load_case
+from fem2d.case.usage import CONTACT_METHOD_KEYS, SCHEME_KEYS
+from fem2d.cli import main
+
+BAR = """
+[case]
+name = "bar"
+kind = "direct"
+extends = "bar_wall"
+"""
+
+
+def _run(capsys, argv: list[str]) -> tuple[int, str]:
+    status = main(argv)
+    err = capsys.readouterr().err.strip()
+    return status, err
+
+
+def _write(tmp_path, text: str) -> str:
+    path = tmp_path / "case.toml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("scheme", "key"),
+    [("generalized_alpha", "gamma"), ("generalized_alpha", "beta"), ("newmark", "rho_inf"), ("newmark", "alpha"),
+     ("hht", "beta"), ("modified_mass", "theta"), ("paoli_schatzman", "alpha"), ("stabilised_newmark", "beta")],
+)
+def test_a_parameter_of_another_scheme_is_an_error(tmp_path, capsys, scheme, key):
+    value = -0.1 if key == "alpha" else 0.3  # within every key's own range
+    path = _write(tmp_path, BAR + f'[time]\nscheme = "{scheme}"\n{key} = {value}\n')
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2
+    assert err.count("\n") == 0
+    assert f"{path}: time.{key}: " in err and f'"{scheme}" does not use it' in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_scheme_parameter_is_used_by_some_scheme():
+    schema_keys = {"beta", "gamma", "alpha", "rho_inf", "theta", "restitution"}
+    assert set(itertools.chain(*SCHEME_KEYS.values())) == schema_keys
+
+
+@pytest.mark.parametrize(
+    ("method", "key", "value"),
+    [("lagrange", "e_n", "1e9"), ("lagrange", "rho_n", "10.0"), ("penalty", "integration", '"gauss"'),
+     ("continuous", "e_t", "1e9")],
+)
+def test_an_option_of_another_contact_method_is_an_error(tmp_path, capsys, method, key, value):
+    assert key not in CONTACT_METHOD_KEYS[method]
+    path = _write(tmp_path, BAR + f'[contact]\nmethod = "{method}"\n{key} = {value}\n')
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0
+    assert f"{path}: contact.{key}: " in err and f'"{method}" does not use it' in err
+
+
+def test_a_used_option_loads(tmp_path):
+    path = _write(tmp_path, BAR + '[contact]\nmethod = "penalty"\ne_n = 1e9\n[time]\nscheme = "hht"\nalpha = -0.1\n')
+    case = load_case(path)
+    assert case.get("contact.e_n") == 1e9 and case.get("time.alpha") == -0.1
+
+
+def test_an_option_of_one_zone_of_a_list_names_the_zone(tmp_path, capsys):
+    zone = '[[contact]]\nslave = "BAR1_END"\nmaster = "WALL_END_FACE"\nmethod = "{}"\n'
+    path = _write(tmp_path, BAR + zone.format("penalty") + zone.format("lagrange") + "e_n = 1e9\n")
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0
+    assert f'{path}: contact[1].e_n: contact[1].method = "lagrange" does not use it' in err
+
+
+def test_an_override_of_an_ignored_key_is_worded_as_set(tmp_path, capsys):
+    path = _write(tmp_path, BAR + '[time]\nscheme = "generalized_alpha"\n')
+    status, err = _run(capsys, ["run", path, "--set", "time.gamma=0.6", "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0
+    assert f"{path}: --set time.gamma: " in err and '"generalized_alpha" does not use it' in err
+    status, err = _run(capsys, ["run", path, "--set", "contact.rho_n=5.0", "--out", str(tmp_path / "o2"), "--quiet"])
+    assert status == 2 and f"{path}: --set contact.rho_n: " in err
+
+
+def test_an_override_of_the_choice_sets_aside_the_files_parameters():
+    """sdnv104a writes rho_inf for its generalized-alpha; its validation variant runs HHT."""
+    case = load_case("sdnv104a", {"time.scheme": "hht", "time.alpha": -0.3})
+    assert case.get("time.scheme") == "hht"
+    with pytest.raises(Exception, match=r"override time.rho_inf: .*\"hht\" does not use it"):
+        load_case("sdnv104a", {"time.scheme": "hht", "time.rho_inf": 0.5})
+
+
+def test_builder_parameters_with_a_mesh_file_are_an_error(tmp_path, capsys):
+    (tmp_path / "m.msh").write_text("")
+    path = _write(tmp_path, BAR + '[mesh]\nfile = "m.msh"\nparams = { length = 1.0 }\n')
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0
+    assert f"{path}: mesh.params: " in err and "mesh.file" in err
+
+
+def test_scheme_keys_in_a_modal_case_are_an_error(tmp_path, capsys):
+    path = _write(tmp_path, '[case]\nname = "m"\nkind = "modal"\nextends = "sdnd104"\n[time]\nscheme = "newmark"\n')
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0
+    assert f"{path}: time.scheme: a modal case does not use it" in err
+
+
+def test_a_modal_table_in_a_direct_case_and_contact_in_a_modal_case(tmp_path, capsys):
+    path = _write(tmp_path, BAR + "[modal]\nn_modes = 2\n")
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and f"{path}: modal: a direct case does not use [modal]" in err
+    path = _write(tmp_path, '[case]\nname = "m"\nkind = "modal"\nextends = "sdnd104"\n[contact]\nmu = 0.2\n')
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and f"{path}: contact: a modal case does not use [contact]" in err
+
+
+@pytest.mark.parametrize("name", builtin_cases())
+def test_every_builtin_case_and_variant_loads_clean(name):
+    """No built-in case writes a key its path ignores, nor does any of its validation runs."""
+    case = load_case(name)
+    for variant in case.validation_variants():
+        for combo in itertools.product(*variant.grid.values()):
+            load_case(name, {**variant.overrides, **dict(zip(variant.grid, combo, strict=True))})
