@@ -129,3 +129,13 @@ def test_every_builtin_case_and_variant_loads_clean(name):
     for variant in case.validation_variants():
         for combo in itertools.product(*variant.grid.values()):
             load_case(name, {**variant.overrides, **dict(zip(variant.grid, combo, strict=True))})
+
+
+def test_a_static_case_has_no_scheme_and_regularization_is_static_only(tmp_path, capsys):
+    path = _write(tmp_path, '[case]\nname = "s"\nkind = "static"\nextends = "hertz"\n[time]\nrho_inf = 0.5\n')
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0
+    assert f"{path}: time.rho_inf: a static case " in err
+    path = _write(tmp_path, BAR + "[solver]\nregularization = 1e-3\n")
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and f"{path}: solver.regularization: a direct case does not use it" in err
