@@ -47,7 +47,7 @@ METHOD_OPTIONS = tuple(sorted({key for keys in CONTACT_METHOD_KEYS.values() for 
 #: Tables each kind of run does not read.
 UNUSED_TABLES: dict[str, tuple[str, ...]] = {
     "direct": ("obstacle", "excitation", "modal"),
-    "static": ("obstacle", "excitation", "modal"),
+    "static": ("obstacle", "excitation", "modal", "preload"),
     "modal": ("contact", "preload"),
 }
 
