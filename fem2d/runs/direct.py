@@ -38,6 +38,7 @@ from fem2d.post.extrema import extrema, rest, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows
 from fem2d.runs.result import Result
+from fem2d.runs.sanity import StateWatch
 
 if TYPE_CHECKING:
     from fem2d.runs.static import StaticAnalysis
@@ -193,9 +194,13 @@ class DirectAnalysis:
         history.start(state)
         measures.start(state)
 
+        # a run that blows up stops at the next check, not at the end (about 512 checks a run)
+        watch = StateWatch(every=int(self.stepping.end / self.stepping.dt) // 512, owner=type(self).__name__)
+
         def on_step(previous: StepState, new: StepState) -> None:
             history.on_step(previous, new)
             measures.on_step(previous, new)
+            watch.on_step(new.t, new.u, new.v)
 
         st = self.stepping
         if st.events and coupling is None:

@@ -113,7 +113,7 @@ def run(
     from fem2d.case.checks import likely_cause
     from fem2d.case.loading import Case, load_case
     from fem2d.case.references import checks_for
-    from fem2d.runs.sanity import check_state
+    from fem2d.runs.sanity import DivergenceError, check_state
 
     start = time.perf_counter()
     if not isinstance(case, Case):
@@ -124,6 +124,9 @@ def run(
     try:
         with built.keys.translate():
             result = built.analysis.run(progress)
+    except DivergenceError as exc:  # stopped during the march: the same error as after it, nothing written
+        key, cause = likely_cause(case)
+        raise NumericalError(": ".join(part for part in (case.where, key, f"{exc.finding}; {cause}") if part)) from None
     except SystemExit as exc:  # a library that exits instead of raising: fem2d.run never does
         raise Fem2dError(f"{case.where}: a library stopped the run (exit status {exc.code})") from None
     except (np.linalg.LinAlgError, FloatingPointError, ZeroDivisionError) as exc:

@@ -71,3 +71,50 @@ def check_state(where: str, histories: Mapping[str, np.ndarray], cause: str = GE
         else:
             continue
         raise NumericalError(": ".join(part for part in (where, key, f"{finding}; {cause}") if part))
+
+
+class DivergenceError(NumericalError):
+    """A state found non-finite or growing without bound during the march: ``finding``
+    says what and when; the case layer adds the file, the key and the likely cause."""
+
+    def __init__(self, owner: str, finding: str, cause: str = GENERIC_CAUSE) -> None:
+        self.finding = finding
+        super().__init__(f"{owner}: {finding}; {cause}")
+
+
+class StateWatch:
+    """Checks the state during the march, every ``every`` steps, so that a run that blows
+    up stops there instead of integrating to the end: a non-finite displacement or
+    velocity, or block maxima of :math:`\\max_i |u_i|` growing geometrically (the test of
+    :func:`geometric_growth` on the last ``min_samples`` samples).
+
+    >>> watch = StateWatch(every=1)
+    >>> for n in range(3):
+    ...     watch.check(n, 0.1 * n, np.array([1.0, 2.0]), np.zeros(2))
+    >>> watch.check(3, 0.3, np.array([np.inf, 0.0]), np.zeros(2))
+    Traceback (most recent call last):
+    ...
+    fem2d.runs.sanity.DivergenceError: the march: the state became non-finite (u) at step 3, t = 0.3 s; ...
+    """
+
+    def __init__(self, every: int = 10, min_samples: int = 32, owner: str = "the march") -> None:
+        self.every, self.min_samples, self.owner = max(1, int(every)), min_samples, owner
+        self.steps = 0
+        self.samples: list[float] = []
+
+    def on_step(self, t: float, u: np.ndarray, v: np.ndarray) -> None:
+        """Count one step; check the state every ``every`` steps."""
+        self.steps += 1
+        if self.steps % self.every == 0:
+            self.check(self.steps, t, u, v)
+
+    def check(self, step: int, t: float, u: np.ndarray, v: np.ndarray) -> None:
+        """Raise :class:`DivergenceError` naming ``step`` and ``t`` when the state is not a result."""
+        for name, x in (("u", u), ("v", v)):
+            if not np.all(np.isfinite(x)):
+                raise DivergenceError(self.owner, f"the state became non-finite ({name}) at step {step}, t = {t:.6g} s")
+        self.samples.append(float(np.max(np.abs(u))) if np.size(u) else 0.0)
+        del self.samples[:-self.min_samples]
+        if len(self.samples) == self.min_samples and geometric_growth(np.array(self.samples)):
+            raise DivergenceError(self.owner, f"the state grows without bound (max |u| reaches {self.samples[-1]:.3g} "
+                                              f"at step {step}, t = {t:.6g} s)")

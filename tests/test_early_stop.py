@@ -1,0 +1,33 @@
+"""A run that blows up stops during the march (runs/sanity.StateWatch), not at its end,
+with the error the finished run would give and nothing written."""
+
+from __future__ import annotations
+
+import re
+
+from fem2d.cli import main
+
+UNSTABLE = ["--set", "time.scheme=newmark", "--set", "time.beta=0.1", "--set", "time.dt=0.05"]
+
+
+def test_an_unstable_run_stops_early_and_writes_nothing(tmp_path, capsys):
+    out = tmp_path / "out"
+    status = main(["run", "sdnv104a", *UNSTABLE, "--set", "time.end=100", "--quiet", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert status == 1 and len(err.splitlines()) == 1, err
+    assert "sdnv104a.toml: time.beta: the state grows without bound" in err
+    step, t = re.search(r"at step (\d+), t = ([0-9.e+-]+) s", err).groups()
+    assert int(step) < 200 and float(t) < 10.0  # 2000 steps to t = 100 s
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_non_finite_state_names_step_and_time():
+    import numpy as np
+    import pytest
+
+    from fem2d.runs.sanity import DivergenceError, StateWatch
+
+    watch = StateWatch(every=2)
+    watch.on_step(0.1, np.ones(3), np.zeros(3))
+    with pytest.raises(DivergenceError, match=r"non-finite \(v\) at step 2, t = 0\.2 s"):
+        watch.on_step(0.2, np.ones(3), np.array([0.0, np.nan, 0.0]))
