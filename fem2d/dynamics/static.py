@@ -44,7 +44,6 @@ stops with an error naming the supports.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import numpy as np
@@ -164,13 +163,7 @@ class StaticStepper(NewmarkStepper):
             return super().factor(dt)
 
         def make() -> Factorization:
-            k_eff = (self.system.K_free + sp.diags(self._spring)).tocsr()
-            boundary = self.contact.boundary_rows if self.contact is not None and self.backend.schur else None
-            t0 = time.perf_counter()
-            factor = self.backend.factorize(k_eff, boundary)
-            self.counters.factorization_s += time.perf_counter() - t0
-            self.counters.factorizations += 1
-            return factor
+            return self.factorize_timed((self.system.K_free + sp.diags(self._spring)).tocsr())
 
         return self._factors.get(dt, make)
 

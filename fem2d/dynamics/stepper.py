@@ -135,15 +135,20 @@ class NewmarkStepper:
                 k_eff = sp.triu(k_eff, format="csr")
             # PARDISO's Schur complement on the mass alone (an explicit scheme, w_K = 0) crashes inside MKL
             # (mkl_pds_lp64_permutetips, seen on a lumped mass): the boundary is then condensed by solves
-            schur = self.contact is not None and self.backend.schur and w_k != 0.0
-            boundary = self.contact.boundary_rows if schur else None
-            t0 = time.perf_counter()
-            factor = self.backend.factorize(k_eff, boundary)
-            self.counters.factorization_s += time.perf_counter() - t0
-            self.counters.factorizations += 1
-            return factor
+            return self.factorize_timed(k_eff, schur=w_k != 0.0)
 
         return self._factors.get(dt, make)
+
+    def factorize_timed(self, k_eff: sp.spmatrix, schur: bool = True) -> Factorization:
+        """Factorise ``k_eff`` (counted and timed in :attr:`counters`), with the contact
+        boundary eliminated last when ``schur`` and the backend returns its Schur complement."""
+        use_schur = schur and self.contact is not None and self.backend.schur
+        boundary = self.contact.boundary_rows if use_schur else None
+        t0 = time.perf_counter()
+        factor = self.backend.factorize(k_eff, boundary)
+        self.counters.factorization_s += time.perf_counter() - t0
+        self.counters.factorizations += 1
+        return factor
 
     def admissible_increment(self, state: StepState, du: np.ndarray, dt: float, t_new: float) -> np.ndarray:
         r"""The increment nearest ``du`` in the metric of the mass whose end
