@@ -31,3 +31,20 @@ def test_a_non_finite_state_names_step_and_time():
     watch.on_step(0.1, np.ones(3), np.zeros(3))
     with pytest.raises(DivergenceError, match=r"non-finite \(v\) at step 2, t = 0\.2 s"):
         watch.on_step(0.2, np.ones(3), np.array([0.0, np.nan, 0.0]))
+
+
+def test_an_explicit_step_above_its_limit_is_one_error_line_and_no_numpy_warning(tmp_path, capsys):
+    """Paoli-Schatzman (central differences) at SDNV104's dt = 0.01, far above h / c:
+    the state overflows within a few dozen steps; the run says so once, without the
+    RuntimeWarnings of the energies of an overflowing state."""
+    import warnings
+
+    out = tmp_path / "out"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status = main(["run", "sdnv104a", "--set", "time.scheme=paoli_schatzman", "--quiet", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert status == 1 and len(err.splitlines()) == 1, err
+    assert "sdnv104a.toml: time.dt: the state grows without bound" in err
+    assert [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)] == []
+    assert not out.exists() or not any(out.iterdir())

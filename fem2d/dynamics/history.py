@@ -83,6 +83,12 @@ class DirectHistory:
         self._snapshots: list[tuple[int, np.ndarray]] = []
 
     def _energies(self, state: StepState) -> tuple[float, float, float]:
+        # a diverging state overflows here first: its energies are inf/nan, and the
+        # run's state watch stops it with one error line instead of numpy's warnings
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self._energies_of(state)
+
+    def _energies_of(self, state: StepState) -> tuple[float, float, float]:
         kinetic = 0.5 * state.v @ (self._M @ state.v)
         if self._prescribed:  # the strain of the cells next to displaced supports counts too
             s = self.system
