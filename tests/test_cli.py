@@ -97,6 +97,42 @@ def test_interrupted_run_leaves_previous_result_intact(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["history.npz", "result.json"]
 
 
+def test_ctrl_c_after_a_run_wrote_its_outputs_says_so(tmp_path, monkeypatch, capsys):
+    import fem2d.io.tables as tables
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tables, "format_quantities", interrupted)
+    assert _run(tmp_path) == 130
+    assert capsys.readouterr().err.strip() == f"fem2d: interrupted; {tmp_path} was written"
+    assert json.loads((tmp_path / "result.json").read_text())["case"] == "cantilever"
+
+
+@pytest.mark.parametrize("stage", ["table", "after_table"])
+def test_ctrl_c_once_every_study_run_finished_says_what_was_kept(write_tiny_case, tmp_path, monkeypatch,
+                                                                 capsys, stage):
+    import fem2d.cli.study_commands as commands
+    import fem2d.io.files as files
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    if stage == "table":
+        monkeypatch.setattr(files, "write_table_csv", interrupted)
+    else:
+        monkeypatch.setattr(commands, "_print_failures", interrupted)
+    out = tmp_path / "study"
+    args = ["study", write_tiny_case(), "--grid", "time.dt=0.001,0.002", "--workers", "1", "--quiet",
+            "--out", str(out)]
+    assert main(args) == 130
+    said = "was not written" if stage == "table" else "was written"
+    assert capsys.readouterr().err.strip() == ("fem2d: study interrupted after 2 of 2 runs; every run kept its "
+                                               f"result.json, study.csv {said}")
+    assert len(list(out.rglob("result.json"))) == 2
+    assert (out / "study.csv").exists() == (stage != "table")
+
+
 def test_atomic_writer_removes_its_temporary_file(tmp_path):
     from fem2d.io.files import write_json
 

@@ -56,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # the dense contact solves are small: OpenBLAS threads only contend with each other
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    status = None
     try:
         status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
@@ -69,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"fem2d: error: {_one_line(exc)}", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt as exc:
-        print(getattr(exc, "message", "fem2d: interrupted; no result was written"), file=sys.stderr)
+        unsaid = "fem2d: interrupted; no result was written" if status is None else "fem2d: interrupted at exit"
+        print(getattr(exc, "message", unsaid), file=sys.stderr)
         if script:  # leave now: the interpreter's exit would join a process pool's threads, which can hang
             with contextlib.suppress(Exception):
                 sys.stdout.flush()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from fem2d.cli.interrupts import said_on_interrupt
 from fem2d.errors import InputError
 
 
@@ -42,13 +43,9 @@ def _add_run(sub) -> None:
 
 
 def _cmd_run(args) -> int:
-
-    import numpy as np
-
     from fem2d.case.loading import load_case
     from fem2d.io.files import check_output_dir
     from fem2d.io.progress import ProgressBar
-    from fem2d.io.tables import format_checks, format_quantities
     from fem2d.runs.result import default_output_dir, run, write_history_csv, write_result, write_vtu
 
     case = load_case(args.case, args.overrides)
@@ -67,6 +64,16 @@ def _cmd_run(args) -> int:
         result = run(case, progress=bar.update)
     extra = ((write_history_csv,) if args.csv else ()) + ((write_vtu,) if args.vtu is not None else ())
     write_result(result, out, extra=extra)
+    with said_on_interrupt(f"fem2d: interrupted; {out} was written"):
+        return _said_run(args, case, result, out)
+
+
+def _said_run(args, case, result, out: Path) -> int:
+    """Figures on request, then what ``fem2d run`` prints once the outputs are written."""
+    import numpy as np
+
+    from fem2d.io.tables import format_checks, format_quantities
+
     written = [out / "result.json"]
     if result.histories:
         written.append(out / "history.npz")

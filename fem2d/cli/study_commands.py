@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from fem2d.cli.interrupts import Interrupted, after_runs, said_on_interrupt
 from fem2d.errors import FieldError, InputError
 
 
@@ -78,15 +79,6 @@ def _execute(specs, executor, label: str, quiet: bool, runner=None):
         progress.close()
 
 
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C, with what was kept; :func:`main` prints it once every worker has stopped
-    (an executor's context closes first), so nothing is written after the message."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
 def _add_validate(sub) -> None:
     p = sub.add_parser("validate", help="run every built-in case and variant that has references (TEST_RESU table)")
     p.add_argument("cases", nargs="*", metavar="CASE", help="only these cases (default: all built-in cases)")
@@ -136,8 +128,9 @@ def _cmd_validate(args) -> int:
     except KeyboardInterrupt:
         raise Interrupted(f"fem2d: validate interrupted after {finished[0]} of {finished[1]} runs; the finished "
                           "runs kept their result.json, report.md was not written") from None
-    print(result.summary())
-    print(f"wrote {path} in {time.perf_counter() - start:.1f} s in all")
+    with said_on_interrupt(after_runs("validate", finished[1], "report.md", True)):
+        print(result.summary())
+        print(f"wrote {path} in {time.perf_counter() - start:.1f} s in all")
     return 0 if result.passed else 1
 
 
@@ -190,13 +183,15 @@ def _cmd_compare(args) -> int:
     for spec in specs:  # bad names fail here, once, rather than in every run
         load_case(args.case, spec.overrides)
     records = _run_local(specs, args, "compare")
-    header, rows = compare_table(records, curve_deviations(records))
-    print(format_study(header, rows, row_format=compare_format))
-    csv_path = write_table_csv(root / "compare.csv", header, rows)
-    png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
-    figures = [p for p in (png, *_impact_plots(records, root, case)) if p is not None]
-    _print_failures(records)
-    print(f"wrote {csv_path}" + (f" and {', '.join(str(p) for p in figures)}" if figures else ""))
+    with said_on_interrupt(after_runs("compare", len(specs), "compare.csv", False)):
+        header, rows = compare_table(records, curve_deviations(records))
+        print(format_study(header, rows, row_format=compare_format))
+        csv_path = write_table_csv(root / "compare.csv", header, rows)
+    with said_on_interrupt(after_runs("compare", len(specs), "compare.csv", True)):
+        png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
+        figures = [p for p in (png, *_impact_plots(records, root, case)) if p is not None]
+        _print_failures(records)
+        print(f"wrote {csv_path}" + (f" and {', '.join(str(p) for p in figures)}" if figures else ""))
     return 0 if all(r.error is None for r in records) else 1
 
 
@@ -209,7 +204,8 @@ def _run_local(specs, args, label: str):
     except BaseException:
         executor.shutdown(wait=False, cancel_futures=True)  # run_all stopped the workers already
         raise
-    executor.shutdown(wait=True)  # every run is done: its threads end now, not at interpreter exit
+    with said_on_interrupt(after_runs(label, len(specs), "the summary table", False)):
+        executor.shutdown(wait=True)  # every run is done: its threads end now, not at interpreter exit
     return records
 
 
@@ -267,15 +263,9 @@ def _add_refine(sub) -> None:
 
 def _cmd_refine(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides, refine_overrides
-    from fem2d.io.files import check_output_dir, write_table_csv
+    from fem2d.io.files import check_output_dir
     from fem2d.io.plots import plot_refinement
-    from fem2d.studies.study import (
-        REFINE_FORMATS,
-        format_study,
-        mesh_converged,
-        refine_specs,
-        refinement_table,
-    )
+    from fem2d.studies.study import refine_specs
 
     overrides = parse_overrides(args.overrides)
     levels = parse_levels(args.levels)
@@ -283,7 +273,22 @@ def _cmd_refine(args) -> int:
     _check_refinable(case)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "refine")
     dt = load_case(args.case, overrides).time_step if args.dt_with_h else None
-    records = _run_local(refine_specs(args.case, levels, overrides, root, dt), args, "refine")
+    specs = refine_specs(args.case, levels, overrides, root, dt)
+    records = _run_local(specs, args, "refine")
+    with said_on_interrupt(after_runs("refine", len(specs), "refine.csv", False)):
+        header, rows, csv_path = _refine_outputs(records, root, args.dt_with_h)
+    with said_on_interrupt(after_runs("refine", len(specs), "refine.csv", True)):
+        png = plot_refinement(rows, header, root / "refine.png", f"{case.name}: mesh refinement")
+        _print_failures(records)
+        print(f"wrote {csv_path} and {png}")
+    return 0 if all(r.error is None for r in records) else 1
+
+
+def _refine_outputs(records, root: Path, dt_with_h: bool) -> tuple[list[str], list[list[Any]], Path]:
+    """Print the refinement table and what is mesh-converged; write refine.csv."""
+    from fem2d.io.files import write_table_csv
+    from fem2d.studies.study import REFINE_FORMATS, format_study, mesh_converged, refinement_table
+
     header, rows = refinement_table(records)
     print(format_study(header, rows, columns=REFINE_FORMATS))
     shown = {row[0] for row in rows}
@@ -291,12 +296,8 @@ def _cmd_refine(args) -> int:
         if name not in shown:
             continue
         print(f"{name}: mesh-converged (changes at most {change:.1e} of its value from level to level); "
-              "its error does not come from h" + ("" if args.dt_with_h else " (try --dt-with-h)"))
-    csv_path = write_table_csv(root / "refine.csv", header, rows)
-    png = plot_refinement(rows, header, root / "refine.png", f"{case.name}: mesh refinement")
-    _print_failures(records)
-    print(f"wrote {csv_path} and {png}")
-    return 0 if all(r.error is None for r in records) else 1
+              "its error does not come from h" + ("" if dt_with_h else " (try --dt-with-h)"))
+    return header, rows, write_table_csv(root / "refine.csv", header, rows)
 
 
 def _check_refinable(case) -> None:
@@ -338,8 +339,14 @@ def _cmd_study(args) -> int:
     if args.scheduler == "local":
         from fem2d.studies.execution import dask_executor
 
-        with dask_executor(args.scheduler, _workers(args.workers)) as executor:
-            records = _execute(specs, executor, "study", args.quiet)
+        records = None
+        try:
+            with dask_executor(args.scheduler, _workers(args.workers)) as executor:
+                records = _execute(specs, executor, "study", args.quiet)
+        except KeyboardInterrupt as exc:  # closing the cluster, once every run had finished?
+            if records is None or isinstance(exc, Interrupted):
+                raise
+            raise Interrupted(after_runs("study", len(specs), "study.csv", False)) from None
     elif args.scheduler is not None:  # a cluster sharing nothing with us: cases by content, results back here
         from fem2d.studies.cluster import connect, run_on_cluster
 
@@ -353,11 +360,13 @@ def _cmd_study(args) -> int:
             client.close()
     else:
         records = _run_local(specs, args, "study")
-    header, rows = sweep_table(records, list(grid))
-    print(format_study(header, rows, columns=STUDY_FORMATS))
-    csv_path = write_table_csv(root / "study.csv", header, rows)
-    _print_failures(records)
-    print(f"wrote {csv_path} ({len(records)} runs, {sum(r.error is not None for r in records)} failed)")
+    with said_on_interrupt(after_runs("study", len(specs), "study.csv", False)):
+        header, rows = sweep_table(records, list(grid))
+        print(format_study(header, rows, columns=STUDY_FORMATS))
+        csv_path = write_table_csv(root / "study.csv", header, rows)
+    with said_on_interrupt(after_runs("study", len(specs), "study.csv", True)):
+        _print_failures(records)
+        print(f"wrote {csv_path} ({len(records)} runs, {sum(r.error is not None for r in records)} failed)")
     return 0 if all(r.error is None for r in records) else 1
 
 
