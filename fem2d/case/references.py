@@ -179,6 +179,8 @@ def applicable(case: Case) -> tuple[list[dict], list[dict]]:
 
 def exact_reference(case: Case, system: System | None = None) -> ExactReference:
     """The case's exact model evaluated for its settings (raises NoExactSolution)."""
+    from fem2d.case.exact_models import EXACT_MODELS  # the models use this module's types
+
     name = case.settings["exact"].get("model")
     if name is None:
         raise NoExactSolution("the case names no [exact] model")
@@ -325,5 +327,3 @@ def exact_curve(case: Case, system: System | None = None) -> tuple[str, Callable
         return None
     return None if exact.curve is None else (exact.curve_label, exact.curve)
 
-
-from fem2d.case.exact_models import EXACT_MODELS  # noqa: E402  (the models use the types above)
