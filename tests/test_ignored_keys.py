@@ -139,3 +139,60 @@ def test_a_static_case_has_no_scheme_and_regularization_is_static_only(tmp_path,
     path = _write(tmp_path, BAR + "[solver]\nregularization = 1e-3\n")
     status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
     assert status == 2 and f"{path}: solver.regularization: a direct case does not use it" in err
+
+
+MODAL = '[case]\nname = "m"\nkind = "modal"\nextends = "{}"\n'
+STATIC = '[case]\nname = "s"\nkind = "static"\nextends = "hertz"\n'
+CANTILEVER = '[case]\nname = "c"\nkind = "direct"\nextends = "cantilever"\n'
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "why"),
+    [
+        (MODAL.format("sdnd104") + "[time]\nevents = true\n", "time.events", "a modal case does not use it"),
+        (MODAL.format("sdnd104") + "[time]\nstick_slip = false\n", "time.stick_slip", "a modal case does not use it"),
+        (STATIC + "[time]\nstick_slip = false\n", "time.stick_slip", "a static case does not use it"),
+        (STATIC + "[time]\nevents = false\n", "time.events", "a static case does not use it"),
+        (BAR + "[time]\nstick_slip = true\n", "time.stick_slip", "no contact zone has friction"),
+        (CANTILEVER + "[time]\nevents = true\n", "time.events", "the case has no [contact] zone"),
+        (MODAL.format("sdnd101") + '[report]\nnode = "NO1"\n', "report.node", "a modal case does not use it"),
+        (MODAL.format("sdnd101") + "[report]\nat_times = [0.1]\n", "report.at_times", "reads report.curve only"),
+        (MODAL.format("sdnd101") + "[post]\nquiet = 1e-3\n", "post.quiet", "a modal case does not use it"),
+        (MODAL.format("sdnd104") + "[post]\nenergy_tolerance = 0.1\n", "post.energy_tolerance", "post.blocks"),
+        (BAR + "[post]\nblocks = 4\n", "post.blocks", "a direct case does not use it"),
+        (STATIC + "[post]\nthreshold = 1.0\n", "post", "a static case does not use [post]"),
+        (STATIC + '[report]\nbodies = ["DISC"]\n', "report.bodies", "a static case has no motion"),
+        (MODAL.format("sdnd104") + '[modal]\nintegrator = "exact"\n', "obstacle.kt",
+         'modal.integrator = "exact" does not use it'),
+    ],
+)
+def test_a_key_the_kind_or_the_physics_does_not_use_is_an_error(tmp_path, capsys, text, key, why):
+    """time.events / time.stick_slip where nothing is located, [report] / [post] keys a
+    kind does not read, and obstacle keys the exact modal integrator ignores (its stick is
+    rigid: sdnd104's kt, inherited here, would be silently dropped)."""
+    path = _write(tmp_path, text)
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0, err
+    assert f"{path}: {key}: " in err and why in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_used_keys_of_each_kind_load(tmp_path):
+    """The same keys where the path reads them: stick_slip with friction, events with
+    contact, post.blocks in a modal case, report.curve anywhere."""
+    load_case(_write(tmp_path, BAR + "[time]\nevents = true\n"))
+    load_case(_write(tmp_path, BAR + "[contact]\nmu = 0.2\n[time]\nstick_slip = false\n"))
+    load_case(_write(tmp_path, MODAL.format("sdnd104") + "[post]\nblocks = 4\n"))
+    load_case(_write(tmp_path, MODAL.format("sdnd104") + '[report.curve]\nlabel = "x"\n'))
+    load_case(_write(tmp_path, STATIC + '[report]\ngroups = ["DISC"]\n'))
+
+
+def test_an_obstacle_without_its_node_is_an_error(tmp_path, capsys):
+    """Without obstacle.node the modal run had no obstacle at all: every other key ignored."""
+    (tmp_path / "p.msh").write_text("")
+    text = ('[case]\nname = "m"\nkind = "modal"\n[mesh]\nfile = "p.msh"\n[time]\ndt = 1e-3\nend = 1.0\n'
+            "[obstacle]\nkn = 1e6\ngap = 0.1\n")
+    path = _write(tmp_path, text)
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0, err
+    assert f"{path}: obstacle.node: missing" in err

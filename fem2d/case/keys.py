@@ -52,6 +52,20 @@ def split_unit(doc: str) -> tuple[str, str]:
     return "", doc
 
 
+def _unused_by_kind() -> str:
+    """What each kind of case does not read (:mod:`fem2d.case.usage`), as one sentence."""
+    from fem2d.case.usage import INTEGRATOR_IGNORES, UNUSED_KEYS, UNUSED_TABLES
+
+    parts = []
+    for kind, tables in UNUSED_TABLES.items():
+        names = [f"`[{t}]`" for t in tables]
+        names += [f"`{t}.{k}`" for t, (keys, _) in UNUSED_KEYS.get(kind, {}).items() if t not in tables for k in keys]
+        parts.append(f"{kind}: {', '.join(names)}")
+    for integrator, (keys, _) in INTEGRATOR_IGNORES.items():
+        parts.append(f"`modal.integrator = \"{integrator}\"`: {', '.join(f'`obstacle.{k}`' for k in keys)}")
+    return "; ".join(parts)
+
+
 def _type(spec: Field) -> str:
     if isinstance(spec, Optional):
         return _type(spec.inner)
@@ -135,6 +149,10 @@ def markdown_page() -> str:
         "  a row without `value` takes the exact value of `[exact] model` computed for the run's own",
         "  settings. Otherwise the run says \"no reference for these settings\"; that is not a failure.",
         "- `[[validation]]` rows list the variants `fem2d validate` runs (`set`, `grid`, `solvers`).",
+        "- A key you write that the chosen path does not read is an error (one line naming the file",
+        "  and the key): another scheme's parameter (`time.rho_inf` with `scheme = \"newmark\"`), another",
+        "  contact method's option, `time.events` without contact, `time.stick_slip` without friction,",
+        "  and per kind of case: " + _unused_by_kind() + ".",
         "",
     ]
     for section in sections():

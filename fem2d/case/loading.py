@@ -386,17 +386,24 @@ def _check_consistency(case: Case) -> None:
     check_settings(case)
 
 
-def _choices(data: Mapping[str, Any]) -> tuple[str, str, list[str]]:
-    """(kind, time scheme, method of each contact zone) that raw case data chooses."""
+def _choices(data: Mapping[str, Any]) -> tuple[str, str, list[str], str, bool]:
+    """(kind, time scheme, method of each contact zone, modal integrator, whether some
+    contact zone has friction) that raw case data chooses."""
     def chosen(table: Any, key: str, dotted: str) -> str:
         value = table.get(key) if isinstance(table, Mapping) else None
         return value if isinstance(value, str) else lookup(SCHEMA, dotted).default
 
+    def mu(zone: Any) -> float:
+        value = zone.get("mu") if isinstance(zone, Mapping) else None
+        return float(value) if isinstance(value, int | float) else lookup(SCHEMA, "contact.mu").default
+
     zones = data.get("contact") or []
     zones = [zones] if isinstance(zones, Mapping) else zones
     kind = (data.get("case") or {}).get("kind")
+    friction = any(mu(zone) > 0.0 for zone in zones)
     return (kind if isinstance(kind, str) else "direct", chosen(data.get("time"), "scheme", "time.scheme"),
-            [chosen(zone, "method", "contact.method") for zone in zones])
+            [chosen(zone, "method", "contact.method") for zone in zones],
+            chosen(data.get("modal"), "integrator", "modal.integrator"), friction)
 
 
 def _check_keys_used(case: Case, raw: dict, data: dict, overrides: Mapping[str, Any]) -> None:

@@ -44,11 +44,39 @@ SCHEME_PARAMETERS = tuple(sorted({key for keys in SCHEME_KEYS.values() for key i
 #: The ``[contact]`` keys that belong to one method or another.
 METHOD_OPTIONS = tuple(sorted({key for keys in CONTACT_METHOD_KEYS.values() for key in keys}))
 
-#: Tables each kind of run does not read.
+#: Tables each kind of run does not read (a static run's pseudo-time has no impacts,
+#: energy balance or wear: every key of ``[post]`` is about those).
 UNUSED_TABLES: dict[str, tuple[str, ...]] = {
     "direct": ("obstacle", "excitation", "modal"),
-    "static": ("obstacle", "excitation", "modal", "preload"),
+    "static": ("obstacle", "excitation", "modal", "preload", "post"),
     "modal": ("contact", "preload"),
+}
+
+#: kind -> table -> (keys of the table its run does not read, why). The modal run reads
+#: its quantities from the obstacles (motion, impacts, wear), not from ``[report]``
+#: (:func:`fem2d.case.build.build_analysis` hands it none of those keys).
+UNUSED_KEYS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
+    "direct": {
+        "post": (("blocks",), "wear-power blocks are a modal case's"),
+    },
+    "static": {
+        "time": (("events", "stick_slip"), "a static case has no motion in time: no impact, release or slip "
+                 "to locate"),
+        "report": (("bodies",), "momentum and kinetic energy: a static case has no motion"),
+    },
+    "modal": {
+        "time": (("events", "stick_slip"), "contact events of the direct path; the modal integrator is "
+                 "modal.integrator"),
+        "report": (("node", "component", "at_times", "extrema", "modes", "snapshots", "bodies", "reactions",
+                    "groups", "pressure_at"),
+                   "a modal case reports its obstacles' impacts and wear (of [report] it reads report.curve only)"),
+        "post": (("quiet", "energy_tolerance"), "a modal case reads post.window, post.threshold and post.blocks"),
+    },
+}
+
+#: modal.integrator -> the ``[obstacle]`` keys it does not read, and why.
+INTEGRATOR_IGNORES: dict[str, tuple[tuple[str, ...], str]] = {
+    "exact": (("kt", "ct"), "the exact integrator's stick is rigid (ideal Coulomb, no tangential spring)"),
 }
 
 
@@ -59,24 +87,64 @@ NO_SCHEME: dict[str, str] = {
 }
 
 
+def _unused_by_the_physics(
+    data: Mapping[str, Any], kind: str, integrator: str, friction: bool
+) -> list[tuple[str, str, str]]:
+    """Keys a direct run reads only with contact or friction, an obstacle's keys the
+    modal integrator ignores, and an ``[obstacle]`` without the node it acts on."""
+    found: list[tuple[str, str, str]] = []
+    time = data.get("time", {})
+    if kind == "direct" and isinstance(time, Mapping):
+        if "events" in time and not data.get("contact"):
+            found.append(("time.events", "time.events", "the case has no [contact] zone: no impact or release to "
+                          "locate"))
+        if "stick_slip" in time and not friction:
+            found.append(("time.stick_slip", "time.stick_slip",
+                          "no contact zone has friction (contact.mu > 0): no slip to stop or reverse"))
+    obstacle = data.get("obstacle")
+    if kind == "modal" and isinstance(obstacle, Mapping):
+        keys, why = INTEGRATOR_IGNORES.get(integrator, ((), ""))
+        found.extend((f"obstacle.{key}", f"obstacle.{key}", f'modal.integrator = "{integrator}" does not use it '
+                      f"({why})") for key in keys if key in obstacle)
+        if "node" not in obstacle:
+            found.append(("obstacle", "obstacle.node", "missing: without it the [obstacle] acts on no node and "
+                          "the run has no obstacle"))
+    return found
+
+
 def _uses(keys: Sequence[str], prefix: str) -> str:
     return f"it uses {', '.join(f'{prefix}.{k}' for k in keys)}" if keys else "it uses none of them"
 
 
 def unused_keys(
-    data: Mapping[str, Any], kind: str, scheme: str, methods: Sequence[str]
+    data: Mapping[str, Any],
+    kind: str,
+    scheme: str,
+    methods: Sequence[str],
+    integrator: str = "euler",
+    friction: bool = False,
 ) -> list[tuple[str, str, str]]:
     """(dotted key, key as errors name it, why) of every key written in ``data`` that the
     chosen path ignores (``contact.1.e_n`` is named ``contact[1].e_n``).
 
     ``data`` is the raw case (what the user wrote, overrides applied), ``kind``
-    ``scheme`` and ``methods`` (one per contact zone, in order) the resolved choices.
+    ``scheme`` and ``methods`` (one per contact zone, in order) the resolved choices,
+    ``integrator`` the modal one and ``friction`` whether some contact zone has mu > 0.
     A table the kind does not read (``[obstacle]`` in a direct case) comes first.
+
+    >>> unused_keys({"time": {"stick_slip": True}, "contact": {"mu": 0.0}}, "direct", "auto", ["lagrange"])[0][2]
+    'no contact zone has friction (contact.mu > 0): no slip to stop or reverse'
     """
     found: list[tuple[str, str, str]] = []
     for name in UNUSED_TABLES.get(kind, ()):
         if name in data:
             found.append((name, name, f"a {kind} case does not use [{name}]"))
+    for table, (keys, why) in UNUSED_KEYS.get(kind, {}).items():
+        written = data.get(table, {})
+        if isinstance(written, Mapping) and table not in UNUSED_TABLES.get(kind, ()):
+            found.extend((f"{table}.{key}", f"{table}.{key}", f"a {kind} case does not use it ({why})")
+                         for key in keys if key in written)
+    found.extend(_unused_by_the_physics(data, kind, integrator, friction))
     mesh = data.get("mesh", {})
     if isinstance(mesh, Mapping) and "file" in mesh and "params" in mesh:
         found.append(("mesh.params", "mesh.params",
