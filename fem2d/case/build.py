@@ -118,6 +118,9 @@ def build_mesh(case: Case) -> Mesh:
     if path is not None:
         mesh = read_mesh(path)
         kinds = sorted({block.kind for block in mesh.groups.values() if block.dimension == 2})
+        if len(kinds) > 1:
+            raise case.error("mesh.file", f"{path} holds {' and '.join(kinds)} cells; expected one element kind "
+                             "for the bodies (mesh every surface with one cell shape and order)")
         if kinds and kinds != [m["element"]]:
             raise case.error(
                 "mesh.element", f"{m['element']!r} but {path} holds {' and '.join(kinds)} cells (set mesh.element)"

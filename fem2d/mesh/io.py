@@ -15,6 +15,7 @@ import numpy as np
 
 from fem2d.errors import MeshError
 from fem2d.mesh.mesh import CELL_DIMENSION, CellBlock, Mesh
+from fem2d.mesh.orientation import counter_clockwise
 
 #: our cell kind <-> meshio cell type (the node orderings agree).
 MESHIO_TYPE = {
@@ -43,7 +44,8 @@ def to_meshio(mesh: Mesh):
 
 
 def from_meshio(m, source: str = "<meshio>") -> Mesh:
-    """Our Mesh from a meshio.Mesh carrying physical groups or cell sets."""
+    """Our Mesh from a meshio.Mesh carrying physical groups or cell sets; clockwise
+    2D cells are turned counter-clockwise (:mod:`fem2d.mesh.orientation`)."""
     groups: dict[str, list[CellBlock]] = {}
     physical = m.cell_data.get("gmsh:physical")
     if physical is not None and m.field_data:
@@ -65,9 +67,10 @@ def from_meshio(m, source: str = "<meshio>") -> Mesh:
     for name, blocks in groups.items():
         kinds = {b.kind for b in blocks}
         if len(kinds) != 1:
-            raise MeshError(f"{source}: group {name!r} mixes cell kinds {sorted(kinds)}")
+            raise MeshError(f"{source}: group {name!r} mixes cell kinds {sorted(kinds)}; a group holds cells of "
+                            "one kind (fem2d meshes use one element kind: mesh the group with one cell shape)")
         merged[name] = CellBlock(blocks[0].kind, np.vstack([b.nodes for b in blocks]))
-    return _without_orphans(np.asarray(m.points)[:, :2], merged, source)
+    return counter_clockwise(_without_orphans(np.asarray(m.points)[:, :2], merged, source))[0]
 
 
 def _without_orphans(points: np.ndarray, groups: dict[str, CellBlock], source: str) -> Mesh:
