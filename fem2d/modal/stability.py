@@ -15,8 +15,22 @@ tangent while it sticks), so the stiffest system is
 
 with :math:`\Phi_o` the obstacle node's (2, n_modes) rows of the modes, and
 :math:`\omega_{max}^2` the largest eigenvalue of :math:`M^{-1/2} K_c M^{-1/2}`.
-Damping only lowers the limit (:math:`h\omega \le 2(\sqrt{1+\xi^2}-\xi)`), so
-a step above :math:`2/\omega_{max}` is unstable whatever the damping.
+Damping lowers the limit: the step of ``euler`` on
+:math:`\ddot q + c\dot q + \omega^2 q = 0` multiplies :math:`(q, \dot q)` by a
+matrix of determinant :math:`1 - hc` and trace :math:`2 - h^2\omega^2 - hc`,
+whose eigenvalues stay in the unit disc (Jury's criterion) exactly when
+
+.. math:: h^2\omega^2 + 2hc \le 4, \qquad\text{i.e.}\qquad
+    h \le \frac{\sqrt{c^2 + 4\omega^2} - c}{\omega^2} = \frac{2(\sqrt{1+\xi^2}-\xi)}{\omega}
+    \quad (c = 2\xi\omega).
+
+A heavily damped mode (modal.damping = 200 on SDND101 at its step, far below
+:math:`2/\omega_{max}`) otherwise flips its velocity at every step and its
+impacts come out as a train of 494 spurious ones. The damping rate used is the
+largest of the system, :math:`c_{max}`, the largest eigenvalue of
+:math:`M^{-1/2} C_c M^{-1/2}` with every obstacle's :math:`c_n` (and :math:`c_t`
+while it sticks) engaged, together with :math:`\omega_{max}`: a bound that
+holds for the worst mode (:func:`stability_limit`).
 
 ``devogelaere`` applied to :math:`\ddot q = -\omega^2 q` maps
 :math:`(q_n, \dot q_n, q_{n-1/2})` to :math:`(q_{n+1}, \dot q_{n+1}, q_{n+1/2})` by a
@@ -35,6 +49,41 @@ import numpy as np
 from fem2d.modal.basis import ModalProblem
 
 
+def _contact_directions(ob) -> tuple[np.ndarray, np.ndarray]:
+    """The obstacle node's rows of the modes along its normal and its tangent (psi, tau)."""
+    normal = np.asarray(ob.normal, dtype=float)
+    normal = normal / np.linalg.norm(normal)
+    tangent = np.array([-normal[1], normal[0]])
+    return normal @ ob.node_modes, tangent @ ob.node_modes
+
+
+def _largest_rate(problem: ModalProblem, matrix: np.ndarray) -> float:
+    """Largest eigenvalue of :math:`M^{-1/2} A M^{-1/2}` (modal masses M)."""
+    scale = 1.0 / np.sqrt(np.asarray(problem.masses, dtype=float))
+    return float(np.linalg.eigvalsh(matrix * np.outer(scale, scale))[-1])
+
+
+def highest_damping_rate(problem: ModalProblem) -> float:
+    r"""Largest damping rate :math:`c_{max}` (1/s) of a modal problem: the modal damping
+    :math:`2\xi_i\omega_i m_i` with every obstacle's :math:`c_n` and :math:`c_t` engaged
+    (:math:`c_t` as the shock law resolves it, code_aster's rule when not given).
+
+    >>> from fem2d.modal.basis import ModalProblem
+    >>> round(highest_damping_rate(ModalProblem(masses=[2.0], stiffnesses=[200.0], damping=[20.0])), 12)
+    10.0
+    """
+    from fem2d.modal.shocks import pack_obstacles
+
+    c = np.diag(np.asarray(problem.damping, dtype=float))
+    if problem.obstacles:
+        par = pack_obstacles(problem.obstacles, problem.n_modes, problem.masses, problem.stiffnesses,
+                             problem.damping_ratios).par
+        for ob, (_, cn, _, ct, _, _) in zip(problem.obstacles, par, strict=True):
+            psi, tau = _contact_directions(ob)
+            c = c + cn * np.outer(psi, psi) + ct * np.outer(tau, tau)
+    return max(_largest_rate(problem, c), 0.0)
+
+
 def highest_frequency(problem: ModalProblem, in_contact: bool = True) -> float:
     r"""Highest circular frequency :math:`\omega_{max}` (rad/s) of a modal problem,
     with every obstacle's shock stiffness engaged when ``in_contact``.
@@ -44,35 +93,36 @@ def highest_frequency(problem: ModalProblem, in_contact: bool = True) -> float:
     >>> round(highest_frequency(problem), 12)
     10.0
     """
-    m = np.asarray(problem.masses, dtype=float)
     k = np.diag(np.asarray(problem.stiffnesses, dtype=float))
     if in_contact:
         for ob in problem.obstacles:
-            normal = np.asarray(ob.normal, dtype=float)
-            normal = normal / np.linalg.norm(normal)
-            tangent = np.array([-normal[1], normal[0]])
-            psi, tau = normal @ ob.node_modes, tangent @ ob.node_modes
+            psi, tau = _contact_directions(ob)
             k = k + ob.kn * np.outer(psi, psi) + ob.kt * np.outer(tau, tau)
-    scale = 1.0 / np.sqrt(m)
-    lam = np.linalg.eigvalsh(k * np.outer(scale, scale))
-    return float(math.sqrt(max(lam[-1], 0.0)))
+    return float(math.sqrt(max(_largest_rate(problem, k), 0.0)))
 
 
-def devogelaere_radius(x: float) -> float:
-    r"""Spectral radius of one ``devogelaere`` step on the undamped oscillator, :math:`x = h\omega`.
+def devogelaere_radius(x: float, y: float = 0.0) -> float:
+    r"""Spectral radius of one ``devogelaere`` step on the oscillator
+    :math:`\ddot q + c\dot q + \omega^2 q = 0`, :math:`x = h\omega`, :math:`y = hc`
+    (the step formulas of :mod:`fem2d.modal.integrators`, state :math:`(q_n, \dot q_n,
+    q_{n-1/2}, \dot q_{n-1/2})`).
 
     >>> devogelaere_radius(2.8) < 1.0 < devogelaere_radius(2.9)
     True
+    >>> devogelaere_radius(0.1, 20.0) > 1.0  # a damping rate far above 1/h
+    True
     """
-    w2 = x * x
+    w2, c = x * x, y
     columns = []
-    for q, v, q_half_before in np.eye(3):
-        g, g_before = -w2 * q, -w2 * q_half_before
-        q_half = q + v / 2 + (4 * g - g_before) / 24
+    for q, v, q_before, v_before in np.eye(4):
+        g, g_before = -w2 * q, -w2 * q_before
+        q_half = q + v / 2 + (4 * g - g_before - c * (4 * v - v_before)) / 24
         g_half = -w2 * q_half
-        q_new = q + v + (g + 2 * g_half) / 6
-        v_new = v + (g + 4 * g_half - w2 * q_new) / 6
-        columns.append((q_new, v_new, q_half))
+        v_half = 4 / (4 + c) * (v + (g + g_half - c * v) / 4)
+        q_new = q + v + (g + 2 * g_half - c * (v + 2 * v_half)) / 6
+        g_new = -w2 * q_new
+        v_new = 6 / (6 + c) * (v + (g_new + 4 * g_half + g - c * (4 * v_half + v)) / 6)
+        columns.append((q_new, v_new, q_half, v_half))
     return float(np.max(np.abs(np.linalg.eigvals(np.array(columns).T))))
 
 
@@ -82,14 +132,27 @@ STABLE_STEP = {"euler": 2.0, "devogelaere": 2.0 * math.sqrt(2.0)}
 
 def stability_limit(problem: ModalProblem, integrator: str) -> float | None:
     """Largest stable step (s) of an explicit modal integrator: ``2 / omega_max`` for
-    ``euler``, ``2 sqrt(2) / omega_max`` for ``devogelaere``; None for the others
-    (``adapt`` picks its own step, ``exact`` has none).
+    ``euler``, ``2 sqrt(2) / omega_max`` for ``devogelaere`` without damping, lowered by
+    the largest damping rate (see the module docstring; ``devogelaere`` by bisection on
+    :func:`devogelaere_radius`); None for the others (``adapt`` picks its own step,
+    ``exact`` has none).
 
     >>> from fem2d.modal.basis import ModalProblem
     >>> round(stability_limit(ModalProblem(masses=[1.0], stiffnesses=[100.0]), "euler"), 12)
     0.2
+    >>> damped = ModalProblem(masses=[1.0], stiffnesses=[100.0], damping=[15.0])  # xi = 0.75
+    >>> round(stability_limit(damped, "euler"), 12)  # 2 (sqrt(1 + 0.75^2) - 0.75) / 10
+    0.1
     """
     if integrator not in STABLE_STEP:
         return None
-    omega = highest_frequency(problem)
-    return math.inf if omega == 0.0 else STABLE_STEP[integrator] / omega
+    omega, c = highest_frequency(problem), highest_damping_rate(problem)
+    if c == 0.0:
+        return math.inf if omega == 0.0 else STABLE_STEP[integrator] / omega
+    if integrator == "euler":
+        return (math.sqrt(c * c + 4.0 * omega * omega) - c) / (omega * omega) if omega > 0.0 else 2.0 / c
+    low, high = 0.0, STABLE_STEP[integrator] / omega if omega > 0.0 else 6.0 / c
+    for _ in range(60):
+        h = 0.5 * (low + high)
+        low, high = (h, high) if devogelaere_radius(h * omega, h * c) <= 1.0 + 1e-12 else (low, h)
+    return low

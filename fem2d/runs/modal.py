@@ -173,20 +173,27 @@ class ModalAnalysis:
 
     def check_step(self, problem: ModalProblem) -> None:
         """Reject an explicit step above the integrator's stability limit (computed from the
-        highest frequency with the shock stiffness engaged, :mod:`fem2d.modal.stability`)."""
-        from fem2d.modal.stability import STABLE_STEP, highest_frequency
+        highest frequency with the shock stiffness engaged and the largest damping rate,
+        :mod:`fem2d.modal.stability`)."""
+        from fem2d.modal.stability import STABLE_STEP, highest_damping_rate, highest_frequency, stability_limit
 
         if self.integrator not in STABLE_STEP:
             return
         dt = self.stepping.dt
-        omega = highest_frequency(problem)
-        limit = STABLE_STEP[self.integrator] / omega if omega > 0.0 else float("inf")
-        if dt > limit:
+        limit = stability_limit(problem, self.integrator)
+        if limit is None or dt <= limit:
+            return
+        omega, rate = highest_frequency(problem), highest_damping_rate(problem)
+        if rate == 0.0:
             names = {"euler": "2", "devogelaere": "2*sqrt(2)"}
             factor = names.get(self.integrator, f"{STABLE_STEP[self.integrator]:g}")
             raise ModelError(self.stepping, "dt", f"{dt:g} s is above the stability limit of the explicit "
                              f"{self.integrator!r} integrator, {factor}/omega_max = {limit:.4g} s (omega_max = "
                              f"{omega:.4g} rad/s with the shock stiffness kn engaged); expected a step below it")
+        raise ModelError(self.stepping, "dt", f"{dt:g} s is above the stability limit of the explicit "
+                         f"{self.integrator!r} integrator with damping, {limit:.4g} s (omega_max = {omega:.4g} "
+                         f"rad/s with the shock stiffness engaged, largest damping rate c/m = {rate:.4g} 1/s: "
+                         "modal damping and the obstacles' cn, ct); expected a step below it or less damping")
 
     def refused(self, exc: UnsupportedError) -> tuple[object, str]:
         """The model object and field behind a setting a modal integrator refuses
