@@ -1,11 +1,7 @@
-"""A modal run that cannot be a result stops: an explicit step above the damped
-stability limit is refused before the run (time.dt, exit 2), and a state that
-becomes non-finite or grows without bound stops the integration with the step
-and the time (exit 1, nothing written)."""
+"""A modal run that cannot be a result does not give numbers: an explicit step above
+the damped stability limit is refused before the run (time.dt, exit 2)."""
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 import pytest
