@@ -7,9 +7,10 @@ All three integrate the diagonal modal system of
 
 where :math:`F` holds the excitations and the shock forces
 (:func:`~fem2d.modal.shocks.shock_forces`, whose state is updated at every
-force evaluation). The hot loops are compiled with numba (``cache=True``: the
-machine code is kept on disk, so only the first run of a new environment pays
-the compilation).
+force evaluation). The hot loops are kernels (:mod:`fem2d.modal.jit`): compiled
+by numba for a long run (``cache=True``: the machine code is kept on disk, so only
+the first run of a new environment pays the compilation), the same source run by
+the interpreter for a short one, which then imports no numba.
 
 ``euler`` (code_aster ``EULER``): :math:`\dot q \leftarrow \dot q + h\,\ddot q(t_n)`,
 :math:`q \leftarrow q + h \dot q`, forces at :math:`(q, \dot q, t_{n+1})`
@@ -52,10 +53,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from fem2d.errors import ConvergenceError, UnsupportedError
 from fem2d.modal.basis import ModalProblem
+from fem2d.modal.jit import kernel, use_compiled
 from fem2d.modal.shocks import (
     N_REC,
     REC_CONTACT,
@@ -134,8 +135,8 @@ def pack_excitations(problem: ModalProblem) -> tuple:
     return evec, ekind, epar, tab_t, tab_v, np.asarray(offsets, dtype=np.int64)
 
 
-@njit(cache=True)
-def _table_value(tab_t, tab_v, a, b, t):  # pragma: no cover - compiled
+@kernel()
+def _table_value(tab_t, tab_v, a, b, t):
     """Piecewise-linear value of the table ``tab_t[a:b], tab_v[a:b]`` at ``t``, constant outside."""
     if t <= tab_t[a]:
         return tab_v[a]
@@ -152,7 +153,7 @@ def _table_value(tab_t, tab_v, a, b, t):  # pragma: no cover - compiled
     return tab_v[lo] + (tab_v[lo + 1] - tab_v[lo]) * (t - tab_t[lo]) / (tab_t[lo + 1] - tab_t[lo])
 
 
-@njit(cache=True, inline="always")
+@kernel(inline=True)
 def _forces(t, q, v, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, par, iadh, state, fgen, rec):  # noqa: E501
     for j in range(fgen.shape[0]):
         fgen[j] = 0.0
@@ -166,8 +167,8 @@ def _forces(t, q, v, evec, ekind, epar, tab_t, tab_v, tab_off, kind, phi, geo, p
     shock_forces(q, v, kind, phi, geo, par, iadh, state, fgen, rec)
 
 
-@njit(cache=True, inline="always")
-def _store(k, t, q, v, rec, T, Q, V, R):  # pragma: no cover - compiled
+@kernel(inline=True)
+def _store(k, t, q, v, rec, T, Q, V, R):
     T[k] = t
     for j in range(q.shape[0]):
         Q[k, j] = q[j]
@@ -177,8 +178,8 @@ def _store(k, t, q, v, rec, T, Q, V, R):  # pragma: no cover - compiled
             R[k, i, c] = rec[i, c]
 
 
-@njit(cache=True, _nrt=False)  # no allocation inside: no reference counting in the hot loop
-def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, Q, V, R, W, RW):  # pragma: no cover
+@kernel(_nrt=False)  # no allocation inside: no reference counting in the hot loop
+def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, Q, V, R, W, RW):
     evec, ekind, epar, tab_t, tab_v, tab_off = exc  # unpacked once: no reference counting in the loop
     kind, phi, geo, par = obs
     nm = m.shape[0]
@@ -206,7 +207,7 @@ def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, 
     return k + 1
 
 
-@njit(cache=True, _nrt=False)  # no allocation inside: no reference counting in the hot loop
+@kernel(_nrt=False)  # no allocation inside: no reference counting in the hot loop
 def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state, T, Q, V, R, W, RW):  # noqa: E501
     evec, ekind, epar, tab_t, tab_v, tab_off = exc  # unpacked once: no reference counting in the loop
     kind, phi, geo, par = obs
@@ -261,8 +262,8 @@ def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state
     return k + 1
 
 
-@njit(cache=True, inline="always")
-def _apparent_frequency(dt, x, x2, a, a2, vmin):  # pragma: no cover - compiled
+@kernel(inline=True)
+def _apparent_frequency(dt, x, x2, a, a2, vmin):
     eps = 2.220446049250313e-16
     temp = eps
     for i in range(x.shape[0]):
@@ -279,17 +280,17 @@ def _apparent_frequency(dt, x, x2, a, a2, vmin):  # pragma: no cover - compiled
     return math.sqrt(temp) / (2.0 * math.pi)
 
 
-@njit(cache=True, inline="always")
-def _copy_state(iadh_dst, state_dst, iadh_src, state_src):  # pragma: no cover - compiled
+@kernel(inline=True)
+def _copy_state(iadh_dst, state_dst, iadh_src, state_src):
     for i in range(iadh_src.shape[0]):
         iadh_dst[i] = iadh_src[i]
         for j in range(state_src.shape[1]):
             state_dst[i, j] = state_src[i, j]
 
 
-@njit(cache=True, _nrt=False)  # no allocation inside: no reference counting in the hot loop
+@kernel(_nrt=False)  # no allocation inside: no reference counting in the hot loop
 def _adapt(m, w2, c2, q0, v0, t0, t_end, dt0, dt_max, dt_arch, n_per, n_rej_max, c_mult, c_div, dt_min,
-           exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh_save, state_save):  # pragma: no cover
+           exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh_save, state_save):
     evec, ekind, epar, tab_t, tab_v, tab_off = exc  # unpacked once: no reference counting in the loop
     kind, phi, geo, par = obs
     nm = m.shape[0]
@@ -403,6 +404,7 @@ def integrate_modal(
     points_per_period: int = 50,
     max_reductions: int = 16,
     dt_min_ratio: float = 1e-6,
+    compiled: bool | None = None,
 ) -> ModalHistory:
     """Integrate a modal problem with one of code_aster's explicit schemes.
 
@@ -421,6 +423,11 @@ def integrate_modal(
         ``adapt`` only: largest step (default ``dt``), :math:`N`, retries per
         step, smallest step as a fraction of ``dt`` (below it the run stops
         with :class:`~fem2d.errors.ConvergenceError`).
+    compiled : bool or None
+        Run the kernel compiled by numba (True) or in the interpreter (False), the
+        same source and the same numbers; None: compiled when it is already loaded
+        or the run is long enough to repay loading it
+        (:func:`fem2d.modal.jit.use_compiled`).
 
     Returns
     -------
@@ -457,17 +464,21 @@ def integrate_modal(
     RW = np.zeros((2, n_obs, N_REC))
     rejected = 0
     if scheme == "euler":
-        count = _euler(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R, W, RW)
+        euler = use_compiled(_euler, nsteps + 1, compiled)
+        count = euler(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R, W, RW)
         steps, evals = nsteps, nsteps + 1
     elif scheme == "devogelaere":
-        count = _devogelaere(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state,
-                             T, Q, V, R, W, RW)
+        devogelaere = use_compiled(_devogelaere, 2 * nsteps + 1, compiled)
+        count = devogelaere(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state,
+                            T, Q, V, R, W, RW)
         steps, evals = nsteps, 2 * nsteps + 1
     else:
+        dt_max = dt if dt_max is None else dt_max
+        adapt = use_compiled(_adapt, int((t_end - t0) / dt_max) + 1, compiled)  # at least this many evaluations
         counters = np.zeros(4, dtype=np.int64)
-        count = _adapt(m, w2, c2, q0, v0, t0, t_end, dt, dt if dt_max is None else dt_max, dt * archive_stride,
-                       float(points_per_period), max_reductions, 1.1, 1.3333334, dt * dt_min_ratio,
-                       exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh.copy(), state.copy())
+        count = adapt(m, w2, c2, q0, v0, t0, t_end, dt, dt_max, dt * archive_stride,
+                      float(points_per_period), max_reductions, 1.1, 1.3333334, dt * dt_min_ratio,
+                      exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh.copy(), state.copy())
         steps, evals, rejected, failed = (int(c) for c in counters)
         if failed:
             smallest = dt * dt_min_ratio

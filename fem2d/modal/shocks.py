@@ -44,11 +44,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from numba import njit
 
-from fem2d.modal.jit_cache import ensure_writable_cache
-
-ensure_writable_cache()  # before the first @njit(cache=True) of the modal kernels (this module's and integrators')
+from fem2d.modal.jit import kernel
 
 __all__ = [
     "PLANE",
@@ -70,7 +67,7 @@ __all__ = [
     "shock_forces",
 ]
 
-#: obstacle kind codes used in the compiled kernels
+#: obstacle kind codes used in the kernels
 PLANE = 0
 PLAN_Z = 1
 _KINDS = {"plane": PLANE, "plan_z": PLAN_Z}
@@ -253,8 +250,8 @@ def pack_obstacles(
     return ObstacleArrays(kind, phi, geo, par)
 
 
-@njit(cache=True, inline="always")
-def shock_forces(q, v, kind, phi, geo, par, iadh, state, fgen, rec):  # pragma: no cover - compiled
+@kernel(inline=True)
+def shock_forces(q, v, kind, phi, geo, par, iadh, state, fgen, rec):
     r"""Add the obstacles' generalised forces to ``fgen`` and update their state.
 
     Parameters

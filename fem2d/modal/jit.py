@@ -1,0 +1,124 @@
+"""The modal kernels: one Python source, run compiled by numba or by the interpreter.
+
+A kernel is a plain function written in the subset of Python that numba compiles
+(loops over NumPy arrays and floats, no allocation). :func:`kernel` records its numba
+options and returns the function unchanged, so importing the modal path imports no
+numba. :func:`compiled` turns a kernel into a numba dispatcher (``cache=True``: the
+machine code is kept on disk) whose calls to other kernels go to their dispatchers, so
+numba compiles them into it (inlined where marked), as ``@njit`` would. Calling the
+kernel itself runs the same source in the interpreter (numba's ``py_func``), with the
+same IEEE operations in the same order: both paths give the same numbers
+(``tests/test_modal_kernels.py``).
+
+A process pays a fixed start for the compiled path: importing numba, loading its
+typing and lowering registries (which import ``scipy.linalg``) and the cached machine
+code, about 0.45 s on a 2-core machine. The interpreter costs about 25 us per force
+evaluation of a one-mode, one-obstacle model (the compiled kernel 0.1 us).
+:func:`use_compiled` takes the compiled path when the kernel is already loaded in this
+process, or when the run has at least :data:`BREAK_EVEN_EVALUATIONS` force
+evaluations (``python benchmarks/bench_small.py --break-even`` measures both sides).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+__all__ = ["BREAK_EVEN_EVALUATIONS", "compiled", "is_loaded", "kernel", "use_compiled"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Force evaluations from which the compiled path is the faster one in a fresh process
+#: (fixed start 0.45 s / 25 us per evaluation in the interpreter, both measured by
+#: ``benchmarks/bench_small.py --break-even`` on SDND104's one-mode model).
+BREAK_EVEN_EVALUATIONS = 16_000
+
+_SPEC = "fem2d_kernel"  # the attribute of a kernel function holding its KernelSpec
+
+
+@dataclass
+class KernelSpec:
+    """A kernel's numba options, and its dispatcher once this process made it (:func:`compiled`)."""
+
+    inline: bool
+    options: dict[str, Any]
+    dispatcher: Any = None
+
+
+def kernel(*, inline: bool = False, **options: Any) -> Callable[[F], F]:
+    """Mark a function as a modal kernel and return it unchanged.
+
+    ``inline``: compiled into its callers (numba's ``inline="always"``); ``options``:
+    more numba options of an entry kernel (e.g. ``_nrt=False``).
+
+    >>> @kernel(inline=True)
+    ... def twice(x):
+    ...     return 2.0 * x
+    >>> twice(1.5)
+    3.0
+    """
+
+    def mark(func: F) -> F:
+        setattr(func, _SPEC, KernelSpec(inline, dict(options)))
+        return func
+
+    return mark
+
+
+def _spec(func: Callable) -> KernelSpec:
+    spec = getattr(func, _SPEC, None)
+    if spec is None:
+        raise TypeError(f"{func!r} is not a modal kernel (decorate it with fem2d.modal.jit.kernel)")
+    return spec
+
+
+def compiled(entry: F) -> F:
+    """The numba dispatcher of a kernel, made once per process (imports numba).
+
+    It is compiled from the kernel's own code object, with the globals of its module
+    except that every kernel it calls is that kernel's dispatcher (made the same way),
+    so numba compiles the callees into it (``inline="always"`` where marked) while the
+    module's names stay the plain functions the interpreter runs.
+    """
+    spec = _spec(entry)
+    if spec.dispatcher is None:
+        from numba import njit
+
+        from fem2d.modal.jit_cache import ensure_writable_cache
+
+        ensure_writable_cache()  # before the first cache=True dispatcher
+        namespace = dict(entry.__globals__)
+        for name in entry.__code__.co_names:
+            callee = namespace.get(name)
+            if callee is not entry and hasattr(callee, _SPEC):
+                namespace[name] = compiled(callee)
+        source = types.FunctionType(entry.__code__, namespace, entry.__name__, entry.__defaults__,
+                                    entry.__closure__)
+        source.__qualname__ = entry.__qualname__  # numba's cache files are named by it
+        source.__doc__ = entry.__doc__
+        spec.dispatcher = njit(cache=True, inline="always" if spec.inline else "never", **spec.options)(source)
+    return spec.dispatcher
+
+
+def is_loaded(entry: Callable) -> bool:
+    """Has this process already compiled or loaded ``entry``'s machine code?"""
+    dispatcher = _spec(entry).dispatcher
+    return dispatcher is not None and bool(dispatcher.signatures)
+
+
+def use_compiled(entry: Callable, evaluations: int, choice: bool | None = None) -> Callable:
+    """The function to call for a run of ``evaluations`` force evaluations: the compiled
+    kernel when ``choice`` is True, or (``choice`` None) when it is already loaded or the
+    run reaches :data:`BREAK_EVEN_EVALUATIONS`; else the kernel itself (the interpreter).
+
+    >>> @kernel()
+    ... def one():
+    ...     return 1
+    >>> use_compiled(one, 10) is one
+    True
+    """
+    if choice is None:
+        choice = is_loaded(entry) or evaluations >= BREAK_EVEN_EVALUATIONS
+    return compiled(entry) if choice else entry
