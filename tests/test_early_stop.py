@@ -33,10 +33,28 @@ def test_a_non_finite_state_names_step_and_time():
         watch.on_step(0.2, np.ones(3), np.array([0.0, np.nan, 0.0]))
 
 
-def test_an_explicit_step_above_its_limit_is_one_error_line_and_no_numpy_warning(tmp_path, capsys):
-    """Paoli-Schatzman (central differences) at SDNV104's dt = 0.01, far above h / c:
-    the state overflows within a few dozen steps; the run says so once, without the
+def test_a_blow_up_is_one_error_line_and_no_numpy_warning(tmp_path, capsys):
+    """A conditionally stable Newmark step far above its limit (no check ahead of
+    time for it): the state overflows; the run says so once, without the
     RuntimeWarnings of the energies of an overflowing state."""
+    import warnings
+
+    out = tmp_path / "out"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        status = main(["run", "sdnv104a", *UNSTABLE, "--set", "time.end=100", "--quiet", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert status == 1 and len(err.splitlines()) == 1, err
+    assert "sdnv104a.toml: time.beta: the state grows without bound" in err
+    assert [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)] == []
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_an_explicit_step_above_its_limit_fails_before_the_run(tmp_path, capsys):
+    """Paoli-Schatzman (central differences) at SDNV104's dt = 0.01, far above its
+    limit 2 / omega_max: one line naming the file, time.dt and the limit, exit 2,
+    before a step is taken (it used to blow up during the march), and no numpy
+    warning."""
     import warnings
 
     out = tmp_path / "out"
@@ -44,7 +62,7 @@ def test_an_explicit_step_above_its_limit_is_one_error_line_and_no_numpy_warning
         warnings.simplefilter("always")
         status = main(["run", "sdnv104a", "--set", "time.scheme=paoli_schatzman", "--quiet", "--out", str(out)])
     err = capsys.readouterr().err.strip()
-    assert status == 1 and len(err.splitlines()) == 1, err
-    assert "sdnv104a.toml: time.dt: the state grows without bound" in err
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert re.search(r"sdnv104a\.toml: time\.dt: 0\.01 s is above the stability limit 1\.7\d*e-05 s", err), err
     assert [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)] == []
     assert not out.exists() or not any(out.iterdir())

@@ -65,3 +65,21 @@ def test_parameters_are_checked():
         PaoliSchatzman(theta=0.7)
     with pytest.raises(ValueError, match="restitution"):
         PaoliSchatzman(restitution=1.5)
+
+
+def test_the_explicit_step_limit_is_h_over_c_on_the_lumped_bar(tmp_path, capsys):
+    """On the lumped 1D lattice omega_max = 2 c / h, so the limit 2 / omega_max is
+    h / c = 2.5 us: Courant 1 runs (the test above), 1.01 is refused before the
+    run with the file, time.dt and the limit; theta = 1/4 has no limit."""
+    from fem2d.case.build import build_system
+    from fem2d.case.loading import load_case
+    from fem2d.cli import main
+
+    system = build_system(load_case("bar_wall"))
+    assert PaoliSchatzman().critical_step(system) == pytest.approx(1.0 / 80 / 5000.0, rel=1e-9)
+    assert PaoliSchatzman(theta=0.1).critical_step(system) == pytest.approx(2.5e-6 / np.sqrt(0.6), rel=1e-9)
+    assert PaoliSchatzman(theta=0.25).critical_step(system) == np.inf
+    status = main(["run", "bar_wall", "--set", "time.dt=2.525e-6", "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert "bar_wall.toml: time.dt: 2.525e-06 s is above the stability limit 2.5e-06 s" in err

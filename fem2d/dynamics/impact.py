@@ -108,6 +108,29 @@ class PaoliSchatzman(TimeScheme):
     def weights(self, dt: float) -> tuple[float, float, float]:
         return self.theta, 0.5 / dt, 1.0 / (dt * dt)
 
+    def critical_step(self, system: System) -> float:
+        r"""The step limit of the theta form (s): :math:`2 / (\omega_{max}
+        \sqrt{1 - 4\theta})` for :math:`\theta < 1/4` (the central difference's
+        :math:`2/\omega_{max}` at theta = 0), unbounded from theta = 1/4;
+        :math:`\omega_{max}` of :math:`(K, M)` with the scheme's mass
+        (:func:`fem2d.dynamics.stability.largest_frequency`). Contact adds no
+        stiffness (a constraint), so the limit of the free system holds.
+
+        >>> import numpy as np, scipy.sparse as sp
+        >>> from fem2d.mesh import CellBlock, Mesh
+        >>> from fem2d.model.system import System
+        >>> mesh = Mesh(np.array([[0., 0], [1, 0], [1, 1], [0, 1]]), {"B": CellBlock("quad4", [[0, 1, 2, 3]])})
+        >>> K, M = sp.csr_matrix(4.0 * np.eye(8)), sp.csr_matrix(np.eye(8))  # omega_max = 2 rad/s
+        >>> PaoliSchatzman().critical_step(System(mesh, K, M, M * 0, np.zeros(0, int), np.zeros(0)))
+        1.0
+        """
+        if self.theta >= 0.25:
+            return float("inf")
+        from fem2d.dynamics.stability import largest_frequency
+
+        omega = largest_frequency(system.K_free, self.mass(system))
+        return 2.0 / (omega * float(np.sqrt(1.0 - 4.0 * self.theta))) if omega > 0.0 else float("inf")
+
     def predict(self, state: StepState, dt: float) -> Prediction:
         du_previous = dt * state.v - 0.5 * dt * dt * state.a
         return Prediction(du_previous, state.v, (self.restitution, state.u - du_previous))

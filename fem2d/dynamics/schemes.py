@@ -87,6 +87,13 @@ class TimeScheme(ABC):
         unless the scheme redistributes it (:meth:`NewmarkScheme.modified_mass`)."""
         return system.M_free
 
+    def critical_step(self, system: System) -> float:
+        """The largest stable step on ``system`` (s): infinite for an
+        unconditionally stable scheme (the default); a conditionally stable one
+        (:meth:`fem2d.dynamics.impact.PaoliSchatzman.critical_step`) says its
+        limit, which the run checks before marching."""
+        return float("inf")
+
     @abstractmethod
     def weights(self, dt: float) -> tuple[float, float, float]:
         """The weights :math:`(w_K, w_C, w_M)` of the effective matrix

@@ -184,6 +184,11 @@ class DirectAnalysis:
             bodies = system.mesh.cells_of_dimension(2).values()
             in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
             scheme = scheme.modified_mass(system, nodes[np.isin(nodes, in_cells)])
+        limit = scheme.critical_step(system)
+        if self.stepping.dt > limit * (1.0 + 1e-9):  # before the march, not after it has blown up (round-off: equal)
+            raise ModelError(self.stepping, "dt", f"{self.stepping.dt:g} s is above the stability limit "
+                             f"{limit:.6g} s of {scheme.label} on this mesh (conditionally stable: the march would "
+                             f"blow up); take a step <= {limit:.6g} s or an unconditionally stable scheme")
         stepper = self.stepper(system, scheme, backend, coupling)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system))
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
