@@ -317,6 +317,9 @@ def scheme_of(case: Case) -> TimeScheme:
     ``hht_full``: Hilber-Hughes-Taylor proper (code_aster's MODI_EQUI='OUI');
     ``paoli_schatzman``: central differences (``time.theta``) with the
     contact condition at velocity level, restitution ``time.restitution``;
+    ``moreau_jean``: the theta-method on velocities with Moreau's
+    velocity-level impact law (``time.theta`` 1/2 by default, restitution
+    ``time.restitution``; :mod:`fem2d.dynamics.moreau`);
     ``stabilised_newmark``: Deuflhard-Krause-Ertel's contact-stabilised
     Newmark (see :mod:`fem2d.dynamics.impact`);
     ``generalized_alpha``: Chung-Hulbert with ``time.rho_inf``;
@@ -328,17 +331,26 @@ def scheme_of(case: Case) -> TimeScheme:
     """
     t = case.settings["time"]
     # exactly the keys of SCHEME_KEYS, in order: the table a case's written keys are checked against
-    args = [t[key] for key in SCHEME_KEYS[t["scheme"]]]
+    args = [t.get(key) for key in SCHEME_KEYS[t["scheme"]]]
     if t["scheme"] == "hht":
         return NewmarkScheme.hht(*args)
     if t["scheme"] == "hht_full":
         return NewmarkScheme.hht_alpha(*args)
     if t["scheme"] == "generalized_alpha":
         return NewmarkScheme.generalized_alpha(*args)
-    if t["scheme"] == "paoli_schatzman":
+    if t["scheme"] in ("paoli_schatzman", "moreau_jean"):
+        theta, restitution = args
+        if t["scheme"] == "moreau_jean":
+            from fem2d.dynamics.moreau import MoreauJean
+
+            if theta is not None and theta < 0.5:
+                raise case.error("time.theta", f"{theta:g}: Moreau-Jean takes theta in [1/2, 1] (1/2 by default)")
+            return MoreauJean(0.5 if theta is None else theta, restitution)
         from fem2d.dynamics.impact import PaoliSchatzman  # imported when chosen: it needs scipy.sparse.linalg
 
-        return PaoliSchatzman(*args)
+        if theta is not None and theta > 0.5:
+            raise case.error("time.theta", f"{theta:g}: Paoli-Schatzman takes theta in [0, 1/2] (0 by default)")
+        return PaoliSchatzman(0.0 if theta is None else theta, restitution)
     if t["scheme"] == "stabilised_newmark":
         from fem2d.dynamics.impact import ContactStabilisedNewmark
 

@@ -136,7 +136,7 @@ def _check_static_settings(case: Case) -> None:
     if time["events"]:
         raise case.error("time.events", "a static case has no contact events to locate (leave it out)")
     for name, default in defaults.items():
-        if time[name] != default:
+        if time.get(name) != default:
             raise case.error(f"time.{name}", "a static case has no time scheme (leave it out)")
     for i, mat in enumerate(s["materials"]):
         if any(mat["rayleigh"]):

@@ -25,7 +25,8 @@ from fem2d.linalg.default import default_solver
 ELEMENTS = ("quad4", "quad8", "quad9", "tri3", "tri6")
 METHODS = ("lagrange", "penalty", "continuous")
 SCHEMES = (
-    "auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass", "paoli_schatzman", "stabilised_newmark"
+    "auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass", "paoli_schatzman", "stabilised_newmark",
+    "moreau_jean",
 )
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
 COMPONENTS = ("dx", "dy")
@@ -209,11 +210,14 @@ TIME = Table(
             default=-0.3, min=-1.0 / 3.0, max=0.0, doc="HHT alpha (code_aster's modified average acceleration)"
         ),
         "rho_inf": Real(default=0.9, min=0.0, max=1.0, doc="generalized-alpha spectral radius at infinite frequency"),
-        "theta": Real(
-            default=0.0, min=0.0, max=0.5, doc="Paoli-Schatzman theta: 0 central differences (explicit), 1/4 implicit"
+        "theta": Optional(
+            inner=Real(min=0.0, max=1.0),
+            doc="paoli_schatzman: 0 (default) central differences (explicit) .. 1/2, 1/4 unconditionally stable; "
+            "moreau_jean: 1/2 (default, energy-conserving midpoint) .. 1 (dissipative)",
         ),
         "restitution": Real(
-            default=0.0, min=0.0, max=1.0, doc="Paoli-Schatzman restitution coefficient e of the contact nodes"
+            default=0.0, min=0.0, max=1.0,
+            doc="restitution coefficient e of the contact nodes (paoli_schatzman, moreau_jean)",
         ),
         "dt": Optional(inner=Real(positive=True), doc="s time step (the initial one for adapt)"),
         "end": Optional(inner=Real(positive=True), doc="s final time"),

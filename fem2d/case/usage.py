@@ -29,6 +29,7 @@ SCHEME_KEYS: dict[str, tuple[str, ...]] = {
     "generalized_alpha": ("rho_inf",),
     "paoli_schatzman": ("theta", "restitution"),
     "stabilised_newmark": (),
+    "moreau_jean": ("theta", "restitution"),
 }
 
 #: contact.method -> the method's own ``[contact]`` options given to its formulation

@@ -165,8 +165,26 @@ def _node_columns(master_nodes: np.ndarray) -> np.ndarray:
     return cols
 
 
+def start_gap_offset(problem: CondensedProblem, surface: MasterSurface) -> np.ndarray | None:
+    """min(g0, 0) per slave node, g0 its gap at the start of the step (``d_start``),
+    for a problem with ``velocity_level`` (None otherwise): what the gaps of
+    the step subtract, so that a closed or penetrated node is held on the
+    change of its gap (one pairing per step, kept in the workspace)."""
+    if not problem.velocity_level:
+        return None
+
+    def make() -> np.ndarray:
+        n_s = problem.zone.n_slave
+        coords = problem.zone.reference + problem.d_start
+        proj = pair(surface, coords, coords[:n_s], exclude=problem.workspace.slave_ids(n_s))
+        return np.where(proj.outside, 0.0, np.minimum(np.nan_to_num(proj.gap, posinf=0.0), 0.0))
+
+    return problem.workspace.last("start_gap", problem.d_start, make)
+
+
 def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
-    """Node-to-segment kinematics of the slave nodes (weights 1)."""
+    """Node-to-segment kinematics of the slave nodes (weights 1); with
+    ``velocity_level``, gaps less :func:`start_gap_offset`."""
     zone, ws = problem.zone, problem.workspace
     n_s = zone.n_slave
     coords = zone.reference + d
@@ -184,7 +202,9 @@ def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nda
     B = Rows(ws.last("layout", proj.master_nodes, partial(_node_columns, proj.master_nodes)), vals, 2 * zone.n_boundary)
     slip = _slips(proj, du, du[:n_s], outside)
     weights = ws.unit_weights(n_s)
-    return Kinematics(proj.gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
+    offset = start_gap_offset(problem, surface)
+    gap = proj.gap if offset is None else proj.gap - offset
+    return Kinematics(gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
 
 
 def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -277,6 +297,9 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
     out = weight <= 0.0
     safe = np.where(out, 1.0, weight)
     gap = np.where(out, np.inf, np.einsum("jk,jk->j", coef, gap_q[point_of]) / safe)
+    offset = start_gap_offset(problem, surface)
+    if offset is not None:
+        gap = gap - offset
     slip = np.where(out, 0.0, np.einsum("jk,jk->j", coef, slip_q[point_of]) / safe)
     cols = cols_q[point_of].reshape(n_s, -1)
     vals_n = (coef[:, :, None] * vn_q[point_of]).reshape(n_s, -1)

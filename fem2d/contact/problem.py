@@ -109,7 +109,11 @@ class CondensedProblem:
     slip increments), ``d_free`` and ``compliance`` define d(p). ``dt`` is
     the step size (for rates). All boundary vectors are (n_boundary, 2).
     ``workspace`` is what the zone's solves keep between steps (its
-    coupling's; a fresh one by default).
+    coupling's; a fresh one by default). ``velocity_level``: a slave node
+    closed or penetrated at the start of the step (gap g0 <= 0) keeps that
+    gap, its condition is g(d) - g0 >= 0 (Moreau's velocity-level law,
+    :class:`~fem2d.dynamics.moreau.MoreauJean`; the kinematics subtract
+    min(g0, 0) from the gap).
     """
 
     zone: ContactZone
@@ -118,6 +122,7 @@ class CondensedProblem:
     compliance: np.ndarray
     dt: float
     workspace: ContactWorkspace = field(default_factory=ContactWorkspace)
+    velocity_level: bool = False
 
     def displacement(self, p: np.ndarray) -> np.ndarray:
         """Boundary displacement (n_boundary, 2) produced by boundary forces p (n_boundary, 2)."""

@@ -35,7 +35,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fem2d.contact.kinematics import node_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
+from fem2d.contact.search import master_surface
 from fem2d.contact.workspace import ContactWorkspace
 from fem2d.dynamics.condensation import BoundaryCondensation, condensation
 from fem2d.dynamics.stepsizes import StepSizeCache
@@ -210,6 +212,8 @@ class ContactCoupling:
         times: tuple[float, float] | None = None,
         contact_on: tuple[float, np.ndarray] | None = None,
         projection: bool = False,
+        shift: np.ndarray | None = None,
+        velocity_level: bool = False,
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
         r"""The step's increment ``du`` solving ``K_eff du = rhs + S^T p`` with the
         contact forces p, the free-dof contact force ``S^T p``, and the solution:
@@ -226,7 +230,12 @@ class ContactCoupling:
 
         ``projection`` says that ``factor`` is the mass matrix's (the
         admissible predictor of :class:`~fem2d.dynamics.impact.ContactStabilisedNewmark`):
-        its condensation is kept apart from the steps'."""
+        its condensation is kept apart from the steps'.
+
+        ``shift`` (free dofs) imposes the condition on :math:`u_{n+1} + s`, and
+        ``velocity_level`` on the change of the gap from the start of the step
+        for the nodes closed or penetrated there
+        (:class:`~fem2d.dynamics.moreau.MoreauJean`)."""
         cond = self.condensation(dt, factor, len(rhs), counters, projection)
         t0 = time.perf_counter()
         work, du_boundary = cond.condense(rhs)
@@ -241,24 +250,43 @@ class ContactCoupling:
             d_free = (d_free + e * cond.boundary_values(w, self.prescribed_at(t_start))) / (1.0 + e)
             # one array per step size and e: the formulations' workspaces key their caches on its identity
             compliance = self._blended.get(dt, lambda: cond.compliance / (1.0 + e))
+        d_unshifted = d_free
+        if shift is not None:
+            d_free = d_free + cond.boundary_values(shift, np.zeros(len(d_free)))
         t0 = time.perf_counter()
         if len(self.zones) == 1:
             problem = CondensedProblem(
-                self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), compliance, dt, self.workspaces[0]
+                self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), compliance, dt, self.workspaces[0],
+                velocity_level,
             )
             sol = self.formulations[0].solve(problem, state)
         else:
             blocks = self._mass_blocks if projection else self._blocks
-            sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks)
+            sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks, velocity_level)
         counters.contact_s += time.perf_counter() - t0
         counters.newton_iterations += sol.iterations
         if not sol.converged:
             raise StepFailed(sol.residual, sol.iterations)
         p = sol.forces.ravel()
+        if shift is not None:  # the law's slip is the shifted point's: report the step's own
+            sol = replace(sol, slip=self._step_slips(sol, d_start, d_unshifted + compliance @ p, dt))
         t0 = time.perf_counter()
         du = cond.expand(work, du_boundary + cond.compliance[cond.active] @ p, p)
         counters.solve_s += time.perf_counter() - t0
         return du, cond.force(p), sol
+
+    def _step_slips(self, sol: ContactSolution, d_start: np.ndarray, d_end: np.ndarray, dt: float) -> np.ndarray:
+        """The slave nodes' tangential slip from ``d_start`` to ``d_end`` (node to
+        segment on each zone's master surface, zone after zone): what the friction
+        dissipation of the history integrates, whatever point the law held on."""
+        states = sol.state if len(self.zones) > 1 else (sol.state,)
+        slips = []
+        for zone, dofs, state in zip(self.zones, self._zone_dofs, states):
+            surface = getattr(state, "surface", None) or master_surface(zone)
+            problem = CondensedProblem(zone, d_start[dofs].reshape(-1, 2), d_end[dofs].reshape(-1, 2),
+                                       np.zeros((0, 0)), dt)
+            slips.append(node_kinematics(problem, surface, problem.d_free).slip)
+        return np.concatenate(slips)
 
     def _solve_zones(
         self,
@@ -268,6 +296,7 @@ class ContactCoupling:
         d_free: np.ndarray,
         states: tuple,
         cache: StepSizeCache[list[np.ndarray]],
+        velocity_level: bool = False,
     ) -> ContactSolution:
         """Block Gauss-Seidel over the zones (see the module docstring)."""
         blocks = cache.get(dt if cache is self._blocks else 0.0,
@@ -283,7 +312,8 @@ class ContactCoupling:
                 others[dofs] -= p_zone[z]
                 shifted = d_free + compliance @ others
                 problem = CondensedProblem(
-                    zone, d_start[dofs].reshape(-1, 2), shifted[dofs].reshape(-1, 2), blocks[z], dt, self.workspaces[z]
+                    zone, d_start[dofs].reshape(-1, 2), shifted[dofs].reshape(-1, 2), blocks[z], dt, self.workspaces[z],
+                    velocity_level,
                 )
                 sol = formulation.solve(problem, states[z])
                 iterations += sol.iterations

@@ -61,6 +61,12 @@ class Prediction:
     du: np.ndarray
     v: np.ndarray
     contact_on: tuple[float, np.ndarray] | None = None
+    #: a scheme that imposes the contact condition on :math:`u_{n+1} + s` gives
+    #: the shift s (free dofs; Moreau-Jean: :math:`s = -(1-\theta-e\theta)\Delta t\, v_n`)
+    contact_shift: np.ndarray | None = None
+    #: True when a node closed or penetrated at the start of the step keeps its
+    #: gap (the condition is on the gap's change: Moreau's velocity-level law)
+    velocity_level: bool = False
 
 
 class TimeScheme(ABC):

@@ -212,7 +212,8 @@ class NewmarkStepper:
             self.counters.solve_s += time.perf_counter() - t0
         else:
             du, contact_force, solution = self.contact.solve(
-                dt, factor, rhs, state.u, state.contact, self.counters, (state.t, t_new), prediction.contact_on
+                dt, factor, rhs, state.u, state.contact, self.counters, (state.t, t_new), prediction.contact_on,
+                shift=prediction.contact_shift, velocity_level=prediction.velocity_level,
             )
             contact_state = solution.state
         v, a = scheme.end_of_step(s, state, du, prediction, dt, t_new, self.force_free)
