@@ -14,12 +14,13 @@ acceleration, which an impact makes a measure.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+import scipy.sparse as sp
 
-from fem2d.dynamics.schemes import Prediction, TimeScheme
+from fem2d.dynamics.schemes import Prediction, TimeScheme, modified_mass_matrix
 
 if TYPE_CHECKING:
     from fem2d.dynamics.stepper import StepState
@@ -96,6 +97,17 @@ class MoreauJean(TimeScheme):
     theta: float = 0.5
     restitution: float = 0.0
     label: str = ""
+    #: a redistributed mass matrix on the free dofs (None: the system's); see :meth:`modified_mass`
+    mass_matrix: sp.csr_matrix | None = field(default=None, compare=False, repr=False)
+
+    def mass(self, system: System) -> sp.csr_matrix:
+        return system.M_free if self.mass_matrix is None else self.mass_matrix
+
+    def modified_mass(self, system: System, nodes: np.ndarray) -> MoreauJean:
+        """The scheme on the modified mass of the contact ``nodes``
+        (:meth:`fem2d.dynamics.schemes.NewmarkScheme.modified_mass`): no inertia
+        on them, so an impact removes no kinetic energy whatever e."""
+        return replace(self, mass_matrix=modified_mass_matrix(system, nodes), label=f"modified-mass {self.label}")
 
     def __post_init__(self) -> None:
         if not 0.5 <= self.theta <= 1.0:

@@ -54,3 +54,39 @@ def largest_frequency(K: sp.spmatrix, M: sp.spmatrix) -> float:
     else:
         top = spla.eigsh(K.tocsc(), k=1, M=M.tocsc(), which="LA", tol=1e-8, return_eigenvectors=False)[0]
     return float(np.sqrt(max(top, 0.0)))
+
+
+def frequency_lower_bound(K: sp.spmatrix, M: sp.spmatrix, iterations: int = 12) -> float:
+    r"""A lower bound of :math:`\omega_{max}` (rad/s) from a few power
+    iterations, without solving with M: the Rayleigh quotient
+    :math:`x^T K x / x^T M x` of any x is at most :math:`\omega_{max}^2`.
+
+    The iterates are :math:`x \leftarrow D^{-1} K x` with D the diagonal of M
+    (exact for a lumped mass), from a fixed pseudo-random start; a step
+    :math:`\Delta t > 2/\text{bound}` is then certainly above the limit, with
+    no eigensolver (the usual case of an implicit step).
+
+    >>> import scipy.sparse as sp
+    >>> K = sp.diags([[-1.0] * 3, [2.0] * 4, [-1.0] * 3], [-1, 0, 1])
+    >>> bound = frequency_lower_bound(K, sp.identity(4))
+    >>> 1.8 < bound <= largest_frequency(K, sp.identity(4))
+    True
+    """
+    K = sp.csr_matrix(K)
+    M = sp.csr_matrix(M)
+    if K.shape[0] == 0:
+        return 0.0
+    diagonal = M.diagonal()
+    inverse = np.where(diagonal > 0.0, 1.0 / np.where(diagonal > 0.0, diagonal, 1.0), 0.0)
+    x = np.random.default_rng(0).standard_normal(K.shape[0])
+    best = 0.0
+    for _ in range(iterations):
+        mass = float(x @ (M @ x))
+        if mass > 0.0:
+            best = max(best, float(x @ (K @ x)) / mass)
+        x = inverse * (K @ x)
+        norm = np.linalg.norm(x)
+        if not norm > 0.0:
+            break
+        x /= norm
+    return float(np.sqrt(best))
