@@ -79,7 +79,29 @@ def test_the_explicit_step_limit_is_h_over_c_on_the_lumped_bar(tmp_path, capsys)
     assert PaoliSchatzman().critical_step(system) == pytest.approx(1.0 / 80 / 5000.0, rel=1e-9)
     assert PaoliSchatzman(theta=0.1).critical_step(system) == pytest.approx(2.5e-6 / np.sqrt(0.6), rel=1e-9)
     assert PaoliSchatzman(theta=0.25).critical_step(system) == np.inf
-    status = main(["run", "bar_wall", "--set", "time.dt=2.525e-6", "--quiet", "--out", str(tmp_path)])
+    args = ["run", "bar_wall", "--set", "time.scheme=paoli_schatzman", "--set", "time.dt=2.525e-6"]
+    status = main([*args, "--quiet", "--out", str(tmp_path)])
     err = capsys.readouterr().err.strip()
     assert status == 2 and len(err.splitlines()) == 1, err
     assert "bar_wall.toml: time.dt: 2.525e-06 s is above the stability limit 2.5e-06 s" in err
+
+
+@pytest.mark.parametrize("settings, chosen, why", [
+    ({}, "paoli-schatzman(theta=0, e=0)", "explicit: the step 2.4e-06 s is within its stability limit 2.5e-06 s"),
+    ({"time.dt": 2.525e-6}, "modified-mass newmark", "above the explicit paoli-schatzman(theta=0, e=0)'s stability"),
+    ({"model.lumped_mass": False}, "modified-mass newmark", "the mass matrix is consistent"),
+])
+def test_auto_chooses_the_explicit_scheme_within_its_limit_on_a_lumped_mass_and_says_so(
+        settings, chosen, why, tmp_path, capsys):
+    """The schema default with contact: Paoli-Schatzman on a lumped mass with
+    dt within 2 / omega_max, the modified mass otherwise; the choice is in
+    result.json's notes and printed by fem2d run."""
+    import json
+
+    from fem2d.cli import main
+
+    args = [f"--set={key}={str(value).lower()}" for key, value in {**settings, "time.end": 2e-5}.items()]
+    assert main(["run", "bar_wall", *args, "--quiet", "--out", str(tmp_path)]) in (0, 1)
+    notes = json.loads((tmp_path / "result.json").read_text())["notes"]
+    assert len(notes) == 1 and notes[0].startswith(f"auto scheme: {chosen}, ") and why in notes[0], notes
+    assert notes[0] in capsys.readouterr().out

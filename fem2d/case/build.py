@@ -325,9 +325,13 @@ def scheme_of(case: Case) -> TimeScheme:
     ``generalized_alpha``: Chung-Hulbert with ``time.rho_inf``;
     ``modified_mass``: Newmark (beta, gamma), integrated on the modified mass
     of the contact nodes (``DirectAnalysis.modified_mass``, see
-    :meth:`NewmarkScheme.modified_mass`); ``auto``: ``modified_mass`` when the
-    case has contact, ``newmark`` otherwise (plain Newmark creates energy at
-    impacts: README, time schemes).
+    :meth:`NewmarkScheme.modified_mass`); ``auto``: with contact,
+    ``paoli_schatzman`` (theta = 0, e = 0) when the mass is lumped
+    (``model.lumped_mass``) and ``time.dt`` within its stability limit on the
+    run's mesh, else ``modified_mass``
+    (:class:`~fem2d.dynamics.choice.ContactSchemeChoice`, the Newmark returned
+    here being its implicit scheme); ``newmark`` without contact (plain Newmark
+    creates energy at impacts: README, time schemes).
     """
     t = case.settings["time"]
     # exactly the keys of SCHEME_KEYS, in order: the table a case's written keys are checked against
@@ -397,9 +401,13 @@ def build_analysis(case: Case) -> BuiltCase:
             initial = keys.make(StaticAnalysis, "preload", STATIC_KEYS, model=model, stepping=phase,
                                 solver=s["solver"]["linear"], report=Report(),
                                 regularization=s["solver"]["regularization"])
-        scheme = t["scheme"]
-        modified_mass = scheme == "modified_mass" or (scheme == "auto" and bool(model.contacts))
-        analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme_of(case),
+        scheme = scheme_of(case)
+        if t["scheme"] == "auto" and model.contacts:  # chosen on the assembled system (and said so)
+            from fem2d.dynamics.choice import ContactSchemeChoice
+
+            scheme = ContactSchemeChoice(implicit=scheme)
+        modified_mass = t["scheme"] == "modified_mass"
+        analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme,
                              solver=s["solver"]["linear"], report=report, modified_mass=modified_mass,
                              initial=initial)
         return BuiltCase(analysis, keys)

@@ -202,7 +202,9 @@ TIME = Table(
         "scheme": String(
             default="auto",
             choices=SCHEMES,
-            doc="auto: modified_mass (average acceleration, no inertia on contact nodes) with contact, newmark without",
+            doc="auto: with contact, paoli_schatzman (explicit, e = 0) when the mass is lumped and dt within its "
+            "stability limit on the run's mesh, else modified_mass (average acceleration, no inertia on contact "
+            "nodes); the run says which; newmark without contact",
         ),
         "beta": Real(default=0.25, positive=True, doc="Newmark beta (scheme = newmark)"),
         "gamma": Real(default=0.5, positive=True, doc="Newmark gamma (scheme = newmark)"),

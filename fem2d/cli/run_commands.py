@@ -85,6 +85,8 @@ def _said_run(args, case, result, out: Path) -> int:
         from fem2d.studies.figures import record_of_run, run_figures
 
         written += [path for _, path in run_figures(record_of_run(result), out)]
+    for note in result.notes:
+        print(note)
     print(format_quantities(result))
     if result.checks:
         print(format_checks([result]))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fem2d.contact.problem import ContactFormulation
+from fem2d.dynamics.choice import ContactSchemeChoice
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
@@ -71,7 +72,10 @@ class DirectAnalysis:
     scheme : TimeScheme
         Average acceleration by default; see
         :meth:`NewmarkScheme.generalized_alpha`, :meth:`NewmarkScheme.hht`,
-        :class:`~fem2d.dynamics.schemes.StaticScheme`.
+        :class:`~fem2d.dynamics.schemes.StaticScheme`; a
+        :class:`~fem2d.dynamics.choice.ContactSchemeChoice` picks the explicit
+        impact scheme or the implicit modified mass on the assembled system
+        (the result's ``notes`` say which and why).
     solver : str
         Name of the linear solver (:func:`fem2d.linalg.solver_names`; default
         pardiso-cholesky where MKL installs, else superlu).
@@ -107,7 +111,7 @@ class DirectAnalysis:
 
     model: Model
     stepping: TimeStepping
-    scheme: TimeScheme = field(default_factory=NewmarkScheme)
+    scheme: TimeScheme | ContactSchemeChoice = field(default_factory=NewmarkScheme)
     solver: str = field(default_factory=default_solver)
     report: Report = field(default_factory=Report)
     modified_mass: bool = False
@@ -173,17 +177,21 @@ class DirectAnalysis:
             # every zone with its own formulation, solved together on the union of their boundaries
             formulations = [self.formulation(contact) for contact in self.model.contacts]
             coupling = ContactCoupling(system, system.zones, formulations)
-        scheme = self.scheme
+        scheme, notes = self.scheme, []
+        if isinstance(scheme, ContactSchemeChoice):  # chosen on the assembled system, and said so
+            if self.modified_mass:
+                raise ModelError(self, "modified_mass", "the automatic choice decides the mass itself")
+            if system.zones:
+                scheme, note = scheme.choose(system, self.stepping.dt, contact_mass_nodes(system))
+                notes.append(note)
+            else:
+                scheme = scheme.implicit
         if self.modified_mass:
             if not system.zones:
                 raise ModelError(self, "modified_mass", "the modified mass method needs a contact zone")
             if not hasattr(scheme, "modified_mass"):
                 raise ModelError(self, "scheme", f"{scheme.label} has no modified mass form")
-            nodes = np.unique(np.concatenate([zone.boundary_nodes for zone in system.zones]))
-            # a rigid plane's two prescribed end nodes belong to no cell and carry no mass
-            bodies = system.mesh.cells_of_dimension(2).values()
-            in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
-            scheme = scheme.modified_mass(system, nodes[np.isin(nodes, in_cells)])
+            scheme = scheme.modified_mass(system, contact_mass_nodes(system))
         limit = scheme.critical_step(system)
         if self.stepping.dt > limit * (1.0 + 1e-9):  # before the march, not after it has blown up (round-off: equal)
             raise ModelError(self.stepping, "dt", f"{self.stepping.dt:g} s is above the stability limit "
@@ -277,7 +285,16 @@ class DirectAnalysis:
         fields = DirectFields(self.model, system, final, report_dof, snapshots, pressure)
         warning = energy_warning(quantities, self.report.energy_tolerance)
         warnings = ([] if warning is None else [warning]) + left_master_warnings(series)
-        return Result(quantities, timing, series, fields, warnings=warnings)
+        return Result(quantities, timing, series, fields, warnings=warnings, notes=notes)
+
+
+def contact_mass_nodes(system: System) -> np.ndarray:
+    """The contact zones' boundary nodes that carry mass (the modified mass method's nodes)."""
+    nodes = np.unique(np.concatenate([zone.boundary_nodes for zone in system.zones]))
+    # a rigid plane's two prescribed end nodes belong to no cell and carry no mass
+    bodies = system.mesh.cells_of_dimension(2).values()
+    in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
+    return nodes[np.isin(nodes, in_cells)]
 
 
 def zone_prefixes(system: System) -> list[str]:

@@ -54,6 +54,8 @@ class Result:
     warnings: list[str] = field(default_factory=list)
     #: references that did not apply to these settings: ``{quantity, source, reason}``
     unchecked: list[dict] = field(default_factory=list)
+    #: what the run chose by itself and why (the automatic time scheme...)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -83,6 +85,7 @@ class Result:
             "unchecked": self.unchecked,
             "timing": self.timing,
             "warnings": self.warnings,
+            "notes": self.notes,
         }
 
 
