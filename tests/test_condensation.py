@@ -4,6 +4,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import fem2d
 from fem2d.case.build import build_system, contact_method, scheme_of
@@ -176,3 +177,48 @@ def test_per_step_size_caches_are_bounded(block):
     # a dropped size that comes back is factorised again (and another one is dropped)
     stepper.factor(sizes[0])
     assert stepper.counters.factorizations == len(sizes) + 1 and len(stepper._factors) == CAPACITY
+
+
+@pytest.mark.parametrize("upper", [False, True])
+def test_the_effective_matrix_is_the_sparse_sum_bit_for_bit(block, upper):
+    """K_eff = w_K K + w_M M + w_C C on the union pattern, values equal to the sparse sum's."""
+    from fem2d.dynamics.effective import EffectiveMatrix
+
+    _, system, _ = block
+    k, m = system.K_free, system.M_free
+    damping = (0.3 * k + 1e-3 * m).tocsr()
+    for c, weights in [(None, (1.0, 4e4, 0.0)), (damping, (0.7, 123.4, 5.6)), (damping, (1.0, 0.0, 2.0))]:
+        effective = EffectiveMatrix([k, m, c], upper=upper)
+        w_k, w_m, w_c = weights
+        expected = k * w_k
+        if w_m:
+            expected = expected + m * w_m
+        if c is not None and w_c:
+            expected = expected + c * w_c
+        expected = sp.triu(expected, format="csr") if upper else expected.tocsr()
+        got = effective.combine(weights)
+        assert np.shares_memory(got.indices, effective.indices)  # one pattern for every step size
+        assert (got != expected).nnz == 0
+
+
+def test_a_condensation_follows_a_factorisation_refactorised_in_place(block):
+    """With a backend that refactorises in place (PARDISO) the stepper keeps one factorisation;
+    coming back to a step size refactorises again and the coupling's condensation for it is made
+    again from the new factors (not the cached one of factors given away)."""
+    if "pardiso-cholesky" not in solver_names(installed_only=True):
+        pytest.skip("MKL PARDISO not installed")
+    case, system, _ = block
+    coupling = ContactCoupling(system, system.zones[0], contact_method(case.settings["contact"]))
+    stepper = NewmarkStepper(system, scheme_of(case), get_solver("pardiso-cholesky"), coupling)
+    n = len(system.free)
+    first = coupling.condensation(DT, stepper.factor(DT), n, stepper.counters)
+    coupling.condensation(DT / 3, stepper.factor(DT / 3), n, stepper.counters)
+    factor = stepper.factor(DT)
+    again = coupling.condensation(DT, factor, n, stepper.counters)
+    assert again is not first and again.factor is factor and len(stepper._factors) == 1
+    assert stepper.counters.factorizations == 1 and stepper.counters.refactorizations == 2
+    assert np.array_equal(again.compliance, first.compliance)
+    assert DT / 3 not in coupling._condensations.keys()  # on factors given away: dropped
+    rhs = np.random.default_rng(0).standard_normal(n)
+    fresh = get_solver("pardiso-cholesky").factorize(dense_k_eff(case, system, DT))
+    assert np.abs(factor.solve(rhs) - fresh.solve(rhs)).max() <= 1e-10 * np.abs(fresh.solve(rhs)).max()

@@ -124,3 +124,58 @@ def test_the_probe_of_a_regular_stiffness_is_far_below_the_tolerance():
 
     A = _stiffness()
     assert probe_error(A, get_solver("superlu").factorize(A)) < 1e-8 * PROBE_TOLERANCE
+
+
+@pytest.mark.parametrize("name", [n for n in solver_names(installed_only=True) if n.startswith("pardiso-")])
+def test_a_refactorisation_in_place_equals_a_new_factorisation(name):
+    """K + c M for another c (another step size) refactorised in the old factors' handle (PARDISO
+    phase 22 on the kept analysis): the same solutions and Schur complement as a new
+    factorisation; the old factorisation is consumed; another pattern is factorised anew."""
+    backend = get_solver(name)
+    stiffness = _stiffness()
+    mass = sp.eye(stiffness.shape[0], format="csr")
+    rows = np.arange(0, stiffness.shape[0], 7) if backend.schur else None
+    b = np.random.default_rng(2).standard_normal(stiffness.shape[0])
+    first = backend.factorize(stiffness, rows)
+    second = (stiffness + 3e5 * mass).tocsr()
+    refactorised = backend.refactorize(first, second, rows)
+    fresh = backend.factorize(second, rows)
+    assert backend.refactorizes and refactorised is not first
+    assert np.abs(refactorised.solve(b) - fresh.solve(b)).max() <= 1e-15 * np.abs(fresh.solve(b)).max()
+    if backend.schur:
+        assert np.array_equal(refactorised.schur, fresh.schur)
+    with pytest.raises(ValueError, match="gave its handle away"):
+        first.solve(b)
+    # a matrix of another pattern: factorised from scratch (the old factors freed first)
+    other = _spd(stiffness.shape[0])
+    again = backend.refactorize(refactorised, other, rows)
+    assert not refactorised.alive and again.alive
+    expected = get_solver("superlu").factorize(other).solve(b)
+    assert np.abs(again.solve(b) - expected).max() <= 1e-10 * np.abs(expected).max()
+
+
+@pytest.mark.parametrize("name", ["superlu", "pardiso"])
+def test_a_backend_without_refactorisation_factorises_anew(name):
+    """SuperLU, and PARDISO's LU, whose phase 22 would keep the first matrix's scaling and matching."""
+    if name not in solver_names(installed_only=True):
+        pytest.skip(f"{name} not installed")
+    backend = get_solver(name)
+    a = _spd()
+    b = np.ones(a.shape[0])
+    assert not backend.refactorizes
+    x = backend.refactorize(backend.factorize(a), 2.0 * a).solve(b)
+    assert np.abs(x - 0.5 * backend.factorize(a).solve(b)).max() <= 1e-12 * np.abs(x).max()
+
+
+@pytest.mark.parametrize("name", [n for n in solver_names(installed_only=True) if n == "pardiso-cholesky"])
+def test_a_refactorisation_of_a_singular_matrix_is_refused(name):
+    """The refactorisation keeps the probe of a new factorisation: a singular matrix of the same
+    pattern (the mass weight down to zero on a free-floating stiffness) is a NumericalError."""
+    from fem2d.errors import NumericalError
+
+    backend = get_solver(name)
+    k = sp.csr_matrix(np.array([[1.0, -1.0], [-1.0, 1.0]]))
+    m = sp.csr_matrix(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    factor = backend.factorize(sp.triu(k + m, format="csr"))
+    with pytest.raises(NumericalError, match="singular"):
+        backend.refactorize(factor, sp.triu(k + 0.0 * m, format="csr"))

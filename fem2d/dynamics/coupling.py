@@ -188,6 +188,18 @@ class ContactCoupling:
 
         if projection:
             return self._mass_condensation.get(0.0, make)
+        cached = self._condensations.peek(dt)
+        if cached is not None and cached.factor is not factor:
+            # the stepper refactorised K_eff for dt since (a PARDISO handle reused in place for other
+            # sizes in between): the condensation and what is derived from it are made again
+            for cache in (self._condensations, self._blocks, self._blended):
+                cache.drop(dt)
+        if cached is None or cached.factor is not factor:
+            # condensations on factors given away (refactorised in place) will never be asked for again
+            for key in self._condensations.keys():
+                if not getattr(self._condensations.peek(key).factor, "alive", True):
+                    for cache in (self._condensations, self._blocks, self._blended):
+                        cache.drop(key)
         return self._condensations.get(dt, make)
 
     def initial_state(self) -> Any:

@@ -29,9 +29,10 @@ import scipy.sparse as sp
 
 from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
+from fem2d.dynamics.effective import EffectiveMatrix
 from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.schemes import TimeScheme
-from fem2d.dynamics.stepsizes import StepSizeCache
+from fem2d.dynamics.stepsizes import CAPACITY, StepSizeCache
 from fem2d.dynamics.stickslip import StickSlipLocator
 from fem2d.errors import ConvergenceError
 from fem2d.linalg.base import Factorization, SolverBackend
@@ -63,6 +64,7 @@ class Counters:
     cuts: int = 0
     newton_iterations: int = 0
     factorizations: int = 0
+    refactorizations: int = 0
     factorization_s: float = 0.0
     condensation_s: float = 0.0
     contact_s: float = 0.0
@@ -74,7 +76,12 @@ class NewmarkStepper:
     family, static, ...), with an optional contact coupling.
 
     Factorisations of ``K_eff`` are cached per step size (the last
-    :data:`~fem2d.dynamics.stepsizes.CAPACITY` sizes used).
+    :data:`~fem2d.dynamics.stepsizes.CAPACITY` sizes used). A backend that
+    refactorises in place (:attr:`~fem2d.linalg.base.SolverBackend.refactorizes`:
+    PARDISO) keeps one factorisation only, and a new step size refactorises
+    K_eff in its memory on its ordering and symbolic analysis (a third of the
+    time of a new factorisation at level 6, and no new memory: each
+    stick/slip event's trial steps have sizes of their own).
     """
 
     def __init__(
@@ -89,9 +96,10 @@ class NewmarkStepper:
         self.backend = backend
         self.contact = contact
         self.counters = Counters()
-        self._factors: StepSizeCache[Factorization] = StepSizeCache()
+        self._factors: StepSizeCache[Factorization] = StepSizeCache(1 if backend.refactorizes else CAPACITY)
         self._mass_factor: StepSizeCache[Factorization] = StepSizeCache(capacity=1)
         self._forces: dict[float, np.ndarray] = {}
+        self._effective: EffectiveMatrix | None = None
 
     def force_free(self, t: float) -> np.ndarray:
         """The system's load on the free dofs at t (:meth:`System.force_free`),
@@ -118,36 +126,45 @@ class NewmarkStepper:
         contact boundary is eliminated last (see :mod:`fem2d.dynamics.condensation`).
         """
 
-        def make() -> Factorization:
+        def k_eff() -> sp.csr_matrix:
             w_k, w_c, w_m = self.scheme.weights(dt)
             s = self.system
             mass = self.scheme.mass(s)
             if w_k == 0.0:  # an explicit scheme: the mass alone (a lumped one stays diagonal), no stored zeros of K
                 k_eff = mass * w_m
-            else:
-                k_eff = s.K_free if w_k == 1.0 else s.K_free * w_k
-                if w_m:
-                    k_eff = k_eff + mass * w_m
-            if s.C_free is not None and w_c:
-                k_eff = k_eff + s.C_free * w_c
-            k_eff = k_eff.tocsr()
-            if self.backend.upper_triangle:  # the full K_eff need not stay alive during the factorisation
-                k_eff = sp.triu(k_eff, format="csr")
-            # PARDISO's Schur complement on the mass alone (an explicit scheme, w_K = 0) crashes inside MKL
-            # (mkl_pds_lp64_permutetips, seen on a lumped mass): the boundary is then condensed by solves
-            return self.factorize_timed(k_eff, schur=w_k != 0.0)
+                if s.C_free is not None and w_c:
+                    k_eff = k_eff + s.C_free * w_c
+                k_eff = k_eff.tocsr()
+                # the full K_eff need not stay alive during the factorisation
+                return sp.triu(k_eff, format="csr") if self.backend.upper_triangle else k_eff
+            if self._effective is None:  # K, M and C on one pattern, once (upper triangle if that is all it needs)
+                self._effective = EffectiveMatrix([s.K_free, mass, s.C_free], upper=self.backend.upper_triangle)
+            return self._effective.combine([w_k, w_m, w_c])
 
-        return self._factors.get(dt, make)
+        # PARDISO's Schur complement on the mass alone (an explicit scheme, w_K = 0) crashes inside MKL
+        # (mkl_pds_lp64_permutetips, seen on a lumped mass): the boundary is then condensed by solves
+        schur = self.scheme.weights(dt)[0] != 0.0
+        return self._factors.get(dt, lambda: self.factorize_timed(k_eff(), schur=schur),
+                                 lambda old: self.factorize_timed(k_eff(), schur=schur, replacing=old))
 
-    def factorize_timed(self, k_eff: sp.spmatrix, schur: bool = True) -> Factorization:
+    def factorize_timed(
+        self, k_eff: sp.spmatrix, schur: bool = True, replacing: Factorization | None = None
+    ) -> Factorization:
         """Factorise ``k_eff`` (counted and timed in :attr:`counters`), with the contact
-        boundary eliminated last when ``schur`` and the backend returns its Schur complement."""
+        boundary eliminated last when ``schur`` and the backend returns its Schur complement;
+        in the place of the dropped factorisation ``replacing`` when the backend can
+        (:meth:`~fem2d.linalg.base.SolverBackend.refactorize`, counted in ``refactorizations``)."""
         use_schur = schur and self.contact is not None and self.backend.schur
         boundary = self.contact.boundary_rows if use_schur else None
         t0 = time.perf_counter()
-        factor = self.backend.factorize(k_eff, boundary)
+        if replacing is not None and self.backend.refactorizes:
+            factor = self.backend.refactorize(replacing, k_eff, boundary)
+            self.counters.refactorizations += 1
+        else:
+            del replacing  # dropped before the new factorisation is made
+            factor = self.backend.factorize(k_eff, boundary)
+            self.counters.factorizations += 1
         self.counters.factorization_s += time.perf_counter() - t0
-        self.counters.factorizations += 1
         return factor
 
     def admissible_increment(self, state: StepState, du: np.ndarray, dt: float, t_new: float) -> np.ndarray:

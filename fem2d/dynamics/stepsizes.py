@@ -33,11 +33,27 @@ class StepSizeCache(Generic[T]):
         #: how many objects were made (a dropped step size that comes back is made again)
         self.made = 0
 
-    def get(self, dt: float, make: Callable[[], T]) -> T:
-        """The object for ``dt``, made by ``make()`` on first use or after it was dropped."""
+    def get(self, dt: float, make: Callable[[], T], remake: Callable[[T], T] | None = None) -> T:
+        """The object for ``dt``, made by ``make()`` on first use or after it was dropped.
+
+        With ``remake``, a full cache drops its least recently used object *before* the new
+        one is made and hands it to ``remake(dropped)``, which may build the new object in
+        its place (a factorisation refactorised in the old one's memory).
+
+        >>> cache = StepSizeCache(capacity=1)
+        >>> cache.get(0.1, lambda: "f(0.1)"), cache.get(0.1, lambda: "f(0.1) again")
+        ('f(0.1)', 'f(0.1)')
+        >>> cache.get(0.2, lambda: "f(0.2)", lambda old: f"f(0.2) in the place of {old}"), cache.keys()
+        ('f(0.2) in the place of f(0.1)', [0.2])
+        """
         item = self._items.get(dt)
         if item is None:
-            item = make()
+            if remake is not None and len(self._items) >= self.capacity:
+                _, dropped = self._items.popitem(last=False)
+                item = remake(dropped)
+                del dropped
+            else:
+                item = make()
             self.made += 1
             self._seen.add(dt)
             self._items[dt] = item
@@ -51,6 +67,14 @@ class StepSizeCache(Generic[T]):
     def distinct(self) -> int:
         """How many distinct step sizes were seen."""
         return len(self._seen)
+
+    def peek(self, dt: float) -> T | None:
+        """The object kept for ``dt`` or None, without making it or marking it as used."""
+        return self._items.get(dt)
+
+    def drop(self, dt: float) -> None:
+        """Forget the object for ``dt`` (if kept)."""
+        self._items.pop(dt, None)
 
     def keys(self) -> list[float]:
         return list(self._items)

@@ -92,6 +92,10 @@ class SolverBackend:
     ``backward`` (see :mod:`fem2d.linalg.pardiso`). ``upper_triangle`` says that it
     reads only the upper triangle of A: a caller may pass ``triu(A)`` and free A
     before the factorisation (at level 6 the full K_eff is 58 MB).
+    ``refactorize(old, A, boundary)`` factorises A in the place of the factorisation ``old``,
+    which it consumes (``old`` cannot solve afterwards): a backend with a
+    ``refactorize_fn`` (PARDISO) reuses old's ordering, symbolic analysis and memory when A
+    has old's sparsity pattern; the others factorise A anew. ``refactorizes`` says which.
     """
 
     name: str
@@ -102,11 +106,27 @@ class SolverBackend:
     symmetric: bool = False
     schur: bool = False
     upper_triangle: bool = False
+    refactorize_fn: Callable[..., Factorization] | None = None
 
     def available(self) -> bool:
         return self.available_fn()
 
+    @property
+    def refactorizes(self) -> bool:
+        """Whether :meth:`refactorize` reuses the analysis and memory of the old factors."""
+        return self.refactorize_fn is not None
+
     def factorize(self, matrix: sp.spmatrix, boundary: np.ndarray | None = None) -> Factorization:
+        return self._checked(matrix, boundary, None)
+
+    def refactorize(self, old: Factorization, matrix: sp.spmatrix, boundary: np.ndarray | None = None) -> Factorization:
+        """``matrix`` factorised in the place of ``old`` (see the class docstring), with the same checks
+        as :meth:`factorize`."""
+        if self.refactorize_fn is None:
+            return self._checked(matrix, boundary, None)
+        return self._checked(matrix, boundary, old)
+
+    def _checked(self, matrix: sp.spmatrix, boundary: np.ndarray | None, old: Factorization | None) -> Factorization:
         if not self.available():
             raise SolverUnavailableError(
                 f"linear solver {self.name!r} needs a package that is not installed; {self.install}"
@@ -119,7 +139,10 @@ class SolverBackend:
         # a backend that reads the upper triangle may be given only that (the stepper does: less memory)
         upper = self.upper_triangle and is_upper_triangular(matrix)
         try:
-            factor = self.factorize_fn(matrix) if boundary is None else self.factorize_fn(matrix, boundary)
+            if old is not None:
+                factor = self.refactorize_fn(old, matrix, boundary)
+            else:
+                factor = self.factorize_fn(matrix) if boundary is None else self.factorize_fn(matrix, boundary)
             error = probe_error(matrix, factor, upper) if matrix.shape[0] else 0.0
         except NumericalError:
             raise

@@ -271,6 +271,7 @@ class DirectAnalysis:
             "events_trial_steps": stick_slip.trials if stick_slip is not None else 0,
             "newton_iterations": counters.newton_iterations,
             "factorizations": counters.factorizations,
+            "refactorizations": counters.refactorizations,
             "step_sizes": stepper.step_sizes,
             "factorization_s": counters.factorization_s,
             "condensation_s": counters.condensation_s,
