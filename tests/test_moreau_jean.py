@@ -47,3 +47,18 @@ def test_parameters_are_checked():
         MoreauJean(theta=0.4)
     with pytest.raises(ValueError, match="restitution"):
         MoreauJean(restitution=1.5)
+
+
+def test_the_reported_gap_is_the_end_of_step_one():
+    """The law holds on u_{n+1} - (1 - theta) dt v_n, but the history reports
+    the gap of u_{n+1}: after the first step of the impact (v_0 = 1 m/s, the
+    contact node stopped at the step's end) the velocity law has let the node
+    in by dt v_0 / 2 = 1.2 um, and max_penetration says so; the final
+    solution's gaps are the end nodes' -u_x (the wall at their start)."""
+    result = run("bar_wall", {**MJ, "time.end": 4.8e-6})
+    system, final = result.fields.system, result.fields.final_state
+    u = np.zeros(system.n_dofs)
+    u[system.free] = final.u
+    slave = system.zones[0].slave_nodes
+    assert final.solution.gap == pytest.approx(-u[2 * slave], abs=1e-15)
+    assert result.quantities["max_penetration"] == pytest.approx(0.5 * 2.4e-6 * 1.0, rel=0.05)

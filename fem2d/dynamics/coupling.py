@@ -280,25 +280,36 @@ class ContactCoupling:
         if not sol.converged:
             raise StepFailed(sol.residual, sol.iterations)
         p = sol.forces.ravel()
-        if shift is not None:  # the law's slip is the shifted point's: report the step's own
-            sol = replace(sol, slip=self._step_slips(sol, d_start, d_unshifted + compliance @ p, dt))
+        if shift is not None:  # the law's gap and slip are the shifted point's: report the step's own
+            gap, slip = self._step_kinematics(sol, d_start, d_unshifted + compliance @ p, dt)
+            parts, start = [], 0
+            for part in sol.parts:  # the zones' own solutions, in the same order
+                n = len(part.gap)
+                parts.append(replace(part, gap=gap[start:start + n], slip=slip[start:start + n]))
+                start += n
+            sol = replace(sol, gap=gap, slip=slip, parts=tuple(parts))
         t0 = time.perf_counter()
         du = cond.expand(work, du_boundary + cond.compliance[cond.active] @ p, p)
         counters.solve_s += time.perf_counter() - t0
         return du, cond.force(p), sol
 
-    def _step_slips(self, sol: ContactSolution, d_start: np.ndarray, d_end: np.ndarray, dt: float) -> np.ndarray:
-        """The slave nodes' tangential slip from ``d_start`` to ``d_end`` (node to
-        segment on each zone's master surface, zone after zone): what the friction
-        dissipation of the history integrates, whatever point the law held on."""
+    def _step_kinematics(
+        self, sol: ContactSolution, d_start: np.ndarray, d_end: np.ndarray, dt: float
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The slave nodes' gap at ``d_end`` and tangential slip from ``d_start``
+        (node to segment on each zone's master surface, zone after zone): the
+        penetration the history reports and the slip its friction dissipation
+        integrates, whatever point the law held on."""
         states = sol.state if len(self.zones) > 1 else (sol.state,)
-        slips = []
+        gaps, slips = [], []
         for zone, dofs, state in zip(self.zones, self._zone_dofs, states):
             surface = getattr(state, "surface", None) or master_surface(zone)
             problem = CondensedProblem(zone, d_start[dofs].reshape(-1, 2), d_end[dofs].reshape(-1, 2),
                                        np.zeros((0, 0)), dt)
-            slips.append(node_kinematics(problem, surface, problem.d_free).slip)
-        return np.concatenate(slips)
+            kinematics = node_kinematics(problem, surface, problem.d_free)
+            gaps.append(np.where(kinematics.outside, np.inf, kinematics.gap))
+            slips.append(kinematics.slip)
+        return np.concatenate(gaps), np.concatenate(slips)
 
     def _solve_zones(
         self,

@@ -73,6 +73,10 @@ class MoreauJean(TimeScheme):
     back, which would create energy); an open node on the gap itself, so
     that a node reaching the obstacle within the step is caught there
     (Jean's index set of the nodes predicted closed would stop it short).
+    The velocity law lets a node arriving at :math:`U_{N,n}` in by
+    :math:`(1-\theta)\Delta t\, |U_{N,n}|` at its impact step (bar_wall:
+    1.2 um); the run reports the gaps and slips of :math:`u_{n+1}` (its
+    ``max_penetration`` shows it), not those of the point the law held on.
 
     What it conserves and dissipates (Acary 2016, without contact then with
     it): theta = 1/2 is the midpoint rule, second order, and conserves
