@@ -62,3 +62,15 @@ def test_the_reported_gap_is_the_end_of_step_one():
     slave = system.zones[0].slave_nodes
     assert final.solution.gap == pytest.approx(-u[2 * slave], abs=1e-15)
     assert result.quantities["max_penetration"] == pytest.approx(0.5 * 2.4e-6 * 1.0, rel=0.05)
+
+
+def test_a_penalty_contact_is_refused(tmp_path, capsys):
+    """Penalty contact is a force of the gap, not an impulse law: held on the
+    gap's change, the block would sink by its penetration at every step (0.04 m
+    on SDNV104 B); the run refuses it before starting, one line, exit 2."""
+    from fem2d.cli import main
+
+    status = main(["run", "sdnv104b", "--set", "time.scheme=moreau_jean", "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert "sdnv104b.toml: time.scheme: moreau-jean(theta=0.5, e=0) imposes contact as a velocity-level" in err

@@ -176,6 +176,9 @@ class PenaltyFormulation:
     max_iter: int = 50
     orientation: str = "auto"
     name: ClassVar[str] = "penalty"
+    #: the contact force is a function of the gap (a regularised law), not a
+    #: constraint's multiplier: a scheme with an impulse law cannot impose it
+    force_law: ClassVar[bool] = True
     choices: ClassVar[dict[str, tuple[str, ...]]] = CHOICES["penalty"]
 
     def initial_state(self, zone: ContactZone) -> PenaltyState:

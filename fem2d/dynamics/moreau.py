@@ -67,7 +67,10 @@ class MoreauJean(TimeScheme):
     written as a position condition on the point :math:`u_{n+1} -
     (1 - \theta - e\theta)\Delta t\, v_n = u_n + \theta\Delta t\, (v_{n+1} + e v_n)`,
     whose gap change and slip are :math:`\theta\Delta t\, (U_{n+1} + e U_n)`:
-    any contact formulation (Lagrange, penalty, continuous) solves it. A
+    the exact formulations (Lagrange, continuous) solve it; a penalty force
+    of the gap is no impulse law, and a run refuses it (with a penalty
+    formulation the velocity law would hold the force of the penetration
+    reached, and the body would sink by it at every step). A
     node closed or penetrated at :math:`t_n` is held on its gap's change (the
     velocity law: the penetration a velocity law lets drift is not pushed
     back, which would create energy); an open node on the gap itself, so
@@ -101,6 +104,7 @@ class MoreauJean(TimeScheme):
     theta: float = 0.5
     restitution: float = 0.0
     label: str = ""
+    impulse_law: bool = field(default=True, init=False, repr=False)
     #: a redistributed mass matrix on the free dofs (None: the system's); see :meth:`modified_mass`
     mass_matrix: sp.csr_matrix | None = field(default=None, compare=False, repr=False)
 

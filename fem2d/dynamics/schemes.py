@@ -81,6 +81,10 @@ class TimeScheme(ABC):
     #: True when the stepper must make the predicted increment admissible
     #: before the step (:meth:`constrain`)
     constrained_predictor: bool = False
+    #: True when the scheme imposes contact as a velocity-level impulse law
+    #: (Moreau-Jean): it needs a formulation that enforces a constraint, not
+    #: a penalty force law of the gap
+    impulse_law: bool = False
 
     def constrain(self, prediction: Prediction, du_admissible: np.ndarray) -> Prediction:
         """The prediction with its increment replaced by the admissible one

@@ -176,6 +176,10 @@ class DirectAnalysis:
         if self.model.contacts:
             # every zone with its own formulation, solved together on the union of their boundaries
             formulations = [self.formulation(contact) for contact in self.model.contacts]
+            if getattr(self.scheme, "impulse_law", False) and any(getattr(f, "force_law", False) for f in formulations):
+                raise ModelError(self, "scheme", f"{self.scheme.label} imposes contact as a velocity-level impulse "
+                                 "law, which a penalty force of the gap is not: use exact contact (Lagrange or "
+                                 "continuous) or another scheme")
             coupling = ContactCoupling(system, system.zones, formulations)
         scheme, notes = self.scheme, []
         if isinstance(scheme, ContactSchemeChoice):  # chosen on the assembled system, and said so
