@@ -85,6 +85,8 @@ class ModalHistory:
     (:mod:`fem2d.modal.shocks`); ``stuck`` is code_aster's stick flag, so
     ``sliding = contact & ~stuck``. ``steps`` counts accepted steps,
     ``evaluations`` force evaluations, ``rejected`` rejected adaptive trials.
+    ``diverged``: the integration stopped when the state became non-finite; the
+    last sample is that state (``steps`` counts the steps to it).
     """
 
     t: np.ndarray
@@ -103,6 +105,7 @@ class ModalHistory:
     steps: int
     evaluations: int
     rejected: int = 0
+    diverged: bool = False
 
     @property
     def sliding(self) -> np.ndarray:
@@ -178,6 +181,14 @@ def _store(k, t, q, v, rec, T, Q, V, R):
             R[k, i, c] = rec[i, c]
 
 
+@kernel(inline=True)
+def _finite(q, v):
+    for j in range(q.shape[0]):
+        if not (math.isfinite(q[j]) and math.isfinite(v[j])):
+            return False
+    return True
+
+
 @kernel(_nrt=False)  # no allocation inside: no reference counting in the hot loop
 def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, Q, V, R, W, RW):
     evec, ekind, epar, tab_t, tab_v, tab_off = exc  # unpacked once: no reference counting in the loop
@@ -204,6 +215,8 @@ def _euler(m, w2, c2, q0, v0, t0, dt, nsteps, stride, exc, obs, iadh, state, T, 
         if i % stride == 0 or i == nsteps:
             k += 1
             _store(k, t, q, v, rec, T, Q, V, R)
+            if not _finite(q, v):
+                return -(k + 1)  # a state that is no result: stop here, the count negated
     return k + 1
 
 
@@ -252,6 +265,8 @@ def _devogelaere(m, w2, c2, q0, v0, t0, h, nsteps, stride, exc, obs, iadh, state
         if i % stride == 0 or i == nsteps:
             k += 1
             _store(k, t, x4, v4, rec, T, Q, V, R)
+            if not _finite(x4, v4):
+                return -(k + 1)  # a state that is no result: stop here, the count negated
         for j in range(nm):
             x1[j] = x3[j]
             x2[j] = x4[j]
@@ -369,6 +384,13 @@ def _adapt(m, w2, c2, q0, v0, t0, t_end, dt0, dt_max, dt_arch, n_per, n_rej_max,
             k += 1
             i_arch += 1
             t_arch = t0 + i_arch * dt_arch
+        if not _finite(x2, vp2):  # a state that is no result: stop here, the last sample kept
+            _store(k - 1 if k == n_arch else k, t2, x2, vp2, rec2, T, Q, V, R)
+            counters[0] = steps
+            counters[1] = evals
+            counters[2] = rejected
+            counters[3] = 2
+            return k if k == n_arch else k + 1
         vnorm = 0.0
         for j in range(nm):
             vnorm += vh2[j] * vh2[j]
@@ -462,16 +484,15 @@ def integrate_modal(
     R = np.zeros((n_arch, n_obs, N_REC))
     W = np.zeros((12, nm))  # work arrays of the kernels (they allocate nothing)
     RW = np.zeros((2, n_obs, N_REC))
-    rejected = 0
-    if scheme == "euler":
-        euler = use_compiled(_euler, nsteps + 1, compiled)
-        count = euler(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R, W, RW)
-        steps, evals = nsteps, nsteps + 1
-    elif scheme == "devogelaere":
-        devogelaere = use_compiled(_devogelaere, 2 * nsteps + 1, compiled)
-        count = devogelaere(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state,
-                            T, Q, V, R, W, RW)
-        steps, evals = nsteps, 2 * nsteps + 1
+    rejected, diverged = 0, False
+    if scheme in ("euler", "devogelaere"):
+        evaluations = (1 if scheme == "euler" else 2) * nsteps + 1
+        run = use_compiled(_euler if scheme == "euler" else _devogelaere, evaluations, compiled)
+        count = run(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R, W, RW)
+        diverged, count = count < 0, abs(count)
+        if diverged:
+            nsteps = int(round((T[count - 1] - t0) / dt))
+        steps, evals = nsteps, (1 if scheme == "euler" else 2) * nsteps + 1
     else:
         dt_max = dt if dt_max is None else dt_max
         adapt = use_compiled(_adapt, int((t_end - t0) / dt_max) + 1, compiled)  # at least this many evaluations
@@ -480,7 +501,8 @@ def integrate_modal(
                       float(points_per_period), max_reductions, 1.1, 1.3333334, dt * dt_min_ratio,
                       exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh.copy(), state.copy())
         steps, evals, rejected, failed = (int(c) for c in counters)
-        if failed:
+        diverged = failed == 2
+        if failed == 1:
             smallest = dt * dt_min_ratio
             raise ConvergenceError(f"adapt: the time step fell below {smallest:g} s at t = {T[count - 1]:.6g} s")
     R = R[:count]
@@ -490,7 +512,7 @@ def integrate_modal(
         vn=R[:, :, REC_VN], vt=R[:, :, REC_VT],
         stuck=R[:, :, REC_STUCK] > 0.5, contact=R[:, :, REC_CONTACT] > 0.5,
         names=tuple(o.name for o in problem.obstacles), scheme=scheme,
-        steps=steps, evaluations=evals, rejected=rejected,
+        steps=steps, evaluations=evals, rejected=rejected, diverged=diverged,
     )
 
 
@@ -596,6 +618,10 @@ def run_modal(
         steps, evals, rejected = len(sol.phases), len(sol.events), 0
     else:
         history = integrate_modal(problem, integrator, dt, t_end, archive_stride, dt_max)
+        if history.diverged:  # no quantities: the caller says where it stopped
+            timing = {"wall_s": time.perf_counter() - start, "steps": history.steps,
+                      "evaluations": history.evaluations, "rejected": history.rejected}
+            return ModalRun(history, {}, timing, None)
         for i, prefix in enumerate(prefixes):
             h = history
             try:

@@ -25,10 +25,11 @@ from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
 from fem2d.runs.result import Result
+from fem2d.runs.sanity import DivergenceError, geometric_growth
 
 if TYPE_CHECKING:
     from fem2d.modal.basis import ModalProblem
-    from fem2d.modal.integrators import ModalRun
+    from fem2d.modal.integrators import ModalHistory, ModalRun
 
 #: The modal integrators, by name.
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
@@ -206,8 +207,34 @@ class ModalAnalysis:
             return self, exc.field
         return self, "integrator"
 
+    def watch(self, history: ModalHistory | None) -> None:
+        """Raise :class:`~fem2d.runs.sanity.DivergenceError` with the step and the time
+        when the integration stopped on a non-finite state (the compiled loops stop
+        there), or when the archived states grow without bound
+        (:func:`~fem2d.runs.sanity.geometric_growth` of max |q|): then at the first of
+        512 archived instants where the history up to it already grows so."""
+        if history is None or not len(history.t):
+            return
+        owner, dt, t0 = type(self).__name__, self.stepping.dt, float(history.t[0])
+
+        def step(i: int) -> str:
+            t = float(history.t[i])
+            return f"step {int(round((t - t0) / dt))}, t = {t:.6g} s"
+
+        if history.diverged:
+            raise DivergenceError(owner, f"the state became non-finite (q) at {step(-1)}")
+        size = np.max(np.abs(history.q), axis=1) if history.q.size else np.zeros(len(history.t))
+        if not geometric_growth(size):
+            return
+        n = len(size)
+        first = next(i for i in range(max(1, n // 512), n + 512, max(1, n // 512)) if geometric_growth(size[:i]))
+        first = min(first, n) - 1
+        raise DivergenceError(owner, f"the state grows without bound (max |q| reaches {size[first]:.3g} at "
+                                     f"{step(first)})")
+
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
-        """Assemble, project, integrate, post-process."""
+        """Assemble, project, integrate, post-process; a state that blows up is an error
+        naming the step and the time (:meth:`watch`)."""
         from fem2d.modal.integrators import run_modal
 
         t_start = time.perf_counter()
@@ -228,6 +255,7 @@ class ModalAnalysis:
         except UnsupportedError as exc:  # the object and field the user set (the case layer names the key)
             owner, field = self.refused(exc)
             raise ModelError(owner, field, f"{exc.message} (integrator {self.integrator!r})") from None
+        self.watch(run.history)
         if progress is not None:
             progress(self.stepping.end)
         histories = {}
