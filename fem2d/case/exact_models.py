@@ -89,14 +89,27 @@ def rigid_block(case: Case, system: System) -> RigidBlock:
     :math:`k = \mathbf t_x^T K_{springs} \mathbf t_x`, :math:`F_t = \mathbf t_x^T \mathbf f`,
     :math:`F_n = -\mathbf t_y^T \mathbf f`, the loads' common factor r(t) and the
     zone's ``mu``; raises NoExactSolution unless the body slides as a rigid block on
-    one horizontal meshed support, from rest, reported by a free DX."""
+    one horizontal support (a meshed master or a fixed rigid plane of normal +y), from
+    rest, reported by a free DX."""
     zones = tables_of(case.settings["contact"])
-    if len(system.zones) != 1 or len(zones) != 1 or zones[0].get("master") is None:
-        raise NoExactSolution("the rigid block needs exactly one contact zone on a meshed master")
+    if len(system.zones) != 1 or len(zones) != 1:
+        raise NoExactSolution("the rigid block needs exactly one contact zone")
     mesh = system.mesh
-    master = np.unique(mesh.group(zones[0]["master"]).nodes)
-    if np.ptp(mesh.points[master, 1]) > 1e-12 * max(1.0, float(np.ptp(mesh.points[:, 0]))):
-        raise NoExactSolution("the master surface is not horizontal")
+    plane = zones[0].get("plane")
+    if zones[0].get("master") is not None:
+        master = np.unique(mesh.group(zones[0]["master"]).nodes)
+        if np.ptp(mesh.points[master, 1]) > 1e-12 * max(1.0, float(np.ptp(mesh.points[:, 0]))):
+            raise NoExactSolution("the master surface is not horizontal")
+    elif plane is not None:
+        nx, ny = plane["normal"]
+        if not (ny > 0.0 and abs(nx) <= 1e-12 * ny) or any(plane["displacement"]):
+            raise NoExactSolution("the rigid plane is not a fixed horizontal support below the block")
+    else:
+        raise NoExactSolution("the rigid block needs a meshed master or a rigid plane")
+    support = float(mesh.points[master[0], 1]) if plane is None else float(plane["point"][1])
+    slave = mesh.points[np.unique(mesh.group(zones[0]["slave"]).nodes), 1]
+    if np.max(np.abs(slave - support)) > 1e-9 * max(1.0, float(np.ptp(mesh.points[:, 0]))):
+        raise NoExactSolution("the block does not rest on its support (a gap, or a slave surface that is not flat)")
     if system.initial_velocity is not None and np.any(system.initial_velocity):
         raise NoExactSolution("the block does not start at rest")
     if np.any(system.fixed_values):

@@ -18,18 +18,15 @@ import numpy as np
 
 from fem2d.errors import MeshError
 from fem2d.mesh.mesh import NODES_PER_CELL, SURFACE_KINDS, CellBlock, Mesh, compact
+from fem2d.mesh.orientation import counter_clockwise
+
+
+def _counter_clockwise(mesh: Mesh) -> Mesh:
+    """Every 2D cell counter-clockwise (Gmsh may list a surface's cells either way round)."""
+    return counter_clockwise(mesh)[0]
 
 #: Gmsh element type number -> our cell kind.
 GMSH_KIND = {15: "point", 1: "seg2", 8: "seg3", 2: "tri3", 9: "tri6", 3: "quad4", 16: "quad8", 10: "quad9"}
-
-#: Node order that reverses a cell's orientation (first corner kept).
-REVERSED_ORDER = {
-    "tri3": [0, 2, 1],
-    "tri6": [0, 2, 1, 5, 4, 3],
-    "quad4": [0, 3, 2, 1],
-    "quad8": [0, 3, 2, 1, 7, 6, 5, 4],
-    "quad9": [0, 3, 2, 1, 7, 6, 5, 4, 8],
-}
 
 _GMSH_LOCK = threading.Lock()  # Gmsh holds one global model per process
 
@@ -139,23 +136,6 @@ def _structured_rectangle(gmsh, x0: float, y0: float, x1: float, y1: float, nx: 
     return corners, edges, surface
 
 
-def _orient_counter_clockwise(mesh: Mesh) -> Mesh:
-    """Reorder the nodes of 2D cells so that every cell is counter-clockwise."""
-    for name, block in mesh.groups.items():
-        if block.dimension != 2:
-            continue
-        x = mesh.points[block.corners]
-        # shoelace area of the corner polygon
-        area = 0.5 * np.sum(x[:, :, 0] * np.roll(x[:, :, 1], -1, 1) - np.roll(x[:, :, 0], -1, 1) * x[:, :, 1], 1)
-        flip = area < 0
-        if flip.any():
-            order = REVERSED_ORDER[block.kind]
-            nodes = block.nodes.copy()
-            nodes[flip] = nodes[flip][:, order]
-            mesh.groups[name] = CellBlock(block.kind, nodes)
-    return mesh
-
-
 def _linear_edges(mesh: Mesh, names: tuple[str, ...]) -> Mesh:
     """Make the named groups straight two-node segments (discrete springs)."""
     for name in names:
@@ -232,7 +212,7 @@ def sliding_block(
 
     source = f"sliding_block(element={element!r}, refine={refine}, support_length={support_length})"
     mesh = _mesh_with_gmsh(build, element, source)
-    return _orient_counter_clockwise(_linear_edges(mesh, ("RESLAT",)))
+    return _counter_clockwise(_linear_edges(mesh, ("RESLAT",)))
 
 
 def rectangle(
@@ -266,7 +246,7 @@ def rectangle(
             add(0, [corner], name=name)
 
     source = f"rectangle({length}x{height}, {nx}x{ny}, {element!r})"
-    mesh = _orient_counter_clockwise(_mesh_with_gmsh(build, element, source))
+    mesh = _counter_clockwise(_mesh_with_gmsh(build, element, source))
     east = np.flatnonzero(np.isclose(mesh.points[:, 0], x0 + length) & np.isclose(mesh.points[:, 1], y0 + height / 2))
     if len(east) == 1:
         mesh.groups["EAST"] = CellBlock("point", east)
@@ -350,7 +330,7 @@ def bars(
     mesh = _mesh_with_gmsh(build, element, source)
     if vertical:
         mesh.points = np.ascontiguousarray(mesh.points[:, ::-1])
-    return _orient_counter_clockwise(mesh)
+    return _counter_clockwise(mesh)
 
 
 from fem2d.mesh.disc import half_disc  # noqa: E402  (a numpy builder, registered with the Gmsh ones)
