@@ -34,7 +34,7 @@ from fem2d.model.model import Model
 from fem2d.model.report import Report
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
-from fem2d.post.energy import energy_balance, energy_quantities, energy_scale, energy_warning
+from fem2d.post.energy import ENERGY_REMEDY, energy_balance, energy_quantities, energy_scale, energy_warning
 from fem2d.post.extrema import extrema, rest, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows
@@ -288,7 +288,7 @@ class DirectAnalysis:
         }
         snapshots = history.snapshots() if history.snapshot_every else None
         fields = DirectFields(self.model, system, final, report_dof, snapshots, pressure)
-        warning = energy_warning(quantities, self.report.energy_tolerance)
+        warning = energy_warning(quantities, self.report.energy_tolerance, self.energy_remedy())
         warnings = ([] if warning is None else [warning]) + left_master_warnings(series)
         return Result(quantities, timing, series, fields, warnings=warnings, notes=notes)
 
@@ -300,6 +300,18 @@ def contact_mass_nodes(system: System) -> np.ndarray:
     bodies = system.mesh.cells_of_dimension(2).values()
     in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
     return nodes[np.isin(nodes, in_cells)]
+
+
+    def energy_remedy(self) -> str:
+        """What to change when this run created energy: the modified mass already keeps it
+        through an impact only when the impact is located at a step's end (README, time
+        schemes; a block pushed into a rigid wall over a frictional floor created 1.85
+        times the work of its loads without, lost 3 % with)."""
+        if not self.modified_mass:
+            return ENERGY_REMEDY
+        if not self.stepping.events:
+            return "the modified mass already: locate the impacts inside the steps (events), or take a smaller step"
+        return "the modified mass with its impacts located already: take a smaller step"
 
 
 def zone_prefixes(system: System) -> list[str]:
