@@ -71,8 +71,13 @@ def _run_sdnd101(tmp_path, capsys, dt: str, end: str) -> tuple[int, str, object]
 
 def test_a_modal_run_that_overflows_stops_there_and_writes_nothing(tmp_path, capsys, monkeypatch):
     """SDND101 at dt = 0.025 s (the limit is 0.0199 s) to t = 100 s: 4000 steps, stopped at the overflow."""
+    import warnings
+
     _unchecked(monkeypatch)
-    status, err, out = _run_sdnd101(tmp_path, capsys, "0.025", "100.0")
+    with warnings.catch_warnings(record=True) as caught:  # 4000 steps: the interpreted kernel, numpy scalars
+        warnings.simplefilter("always")
+        status, err, out = _run_sdnd101(tmp_path, capsys, "0.025", "100.0")
+    assert [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)] == []
     assert status == 1 and len(err.splitlines()) == 1, err
     assert "sdnd101.toml: time.dt: the state became non-finite (q) at step " in err
     step, t = re.search(r"at step (\d+), t = ([0-9.e+-]+) s", err).groups()

@@ -488,7 +488,8 @@ def integrate_modal(
     if scheme in ("euler", "devogelaere"):
         evaluations = (1 if scheme == "euler" else 2) * nsteps + 1
         run = use_compiled(_euler if scheme == "euler" else _devogelaere, evaluations, compiled)
-        count = run(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R, W, RW)
+        with np.errstate(over="ignore", invalid="ignore"):  # the interpreted path: an overflow is `diverged`
+            count = run(m, w2, c2, q0, v0, t0, dt, nsteps, archive_stride, exc, obs, iadh, state, T, Q, V, R, W, RW)
         diverged, count = count < 0, abs(count)
         if diverged:
             nsteps = int(round((T[count - 1] - t0) / dt))
@@ -497,9 +498,10 @@ def integrate_modal(
         dt_max = dt if dt_max is None else dt_max
         adapt = use_compiled(_adapt, int((t_end - t0) / dt_max) + 1, compiled)  # at least this many evaluations
         counters = np.zeros(4, dtype=np.int64)
-        count = adapt(m, w2, c2, q0, v0, t0, t_end, dt, dt_max, dt * archive_stride,
-                      float(points_per_period), max_reductions, 1.1, 1.3333334, dt * dt_min_ratio,
-                      exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh.copy(), state.copy())
+        with np.errstate(over="ignore", invalid="ignore"):
+            count = adapt(m, w2, c2, q0, v0, t0, t_end, dt, dt_max, dt * archive_stride,
+                          float(points_per_period), max_reductions, 1.1, 1.3333334, dt * dt_min_ratio,
+                          exc, obs, iadh, state, T, Q, V, R, counters, W, RW, iadh.copy(), state.copy())
         steps, evals, rejected, failed = (int(c) for c in counters)
         diverged = failed == 2
         if failed == 1:
