@@ -74,10 +74,70 @@ def test_a_group_mixing_triangles_and_quadrangles_is_refused_clearly(tmp_path):
         read_mesh(tmp_path / "mixed.msh")
 
 
-def test_a_mesh_of_two_element_kinds_names_mesh_file(tmp_path):
+def test_a_mesh_of_two_element_orders_names_mesh_file(tmp_path):
     mesh = BUILDERS["sliding_block"]()
     patin = mesh.group("PATIN")
-    groups = {**mesh.groups, "EXTRA": CellBlock("tri3", patin.corners[:2, :3])}
+    groups = {**mesh.groups, "EXTRA": CellBlock("tri6", patin.nodes[:2, [0, 1, 2, 3, 0, 1]])}
     write_mesh(Mesh(mesh.points, groups), tmp_path / "two.msh")
-    with pytest.raises(InputError, match=r"mesh.file: .*two.msh holds quad4 and tri3 cells; expected one element"):
+    with pytest.raises(InputError, match=r"mesh.file: .*two.msh holds quad4 and tri6 cells; expected cells of one "
+                                         r"order"):
         build_mesh(load_case(_case(tmp_path, "two.msh")))
+
+
+MIXED = """
+[case]
+name = "mixed"
+kind = "static"
+[mesh]
+file = "mixed.msh"
+element = "{element}"
+refine = {refine}
+[[materials]]
+group = "LEFTQ"
+E = 1.0e7
+nu = 0.0
+rho = 1.0
+[[materials]]
+group = "RIGHTT"
+E = 1.0e7
+nu = 0.0
+rho = 1.0
+[[supports]]
+group = "BOTTOM"
+dofs = ["dy"]
+[[supports]]
+group = "SW"
+dofs = ["dx"]
+[[loads]]
+type = "pressure"
+group = "TOP"
+value = 1.0e4
+[time]
+dt = 1.0
+end = 1.0
+[report]
+node = "NE"
+component = "dy"
+at_times = [1.0]
+extrema = 0
+"""
+
+
+@pytest.mark.parametrize(("element", "refine"), [("quad4", 0), ("tri3", 1)])
+def test_triangles_and_quadrangles_in_two_groups_pass_the_patch_test(tmp_path, element, refine):
+    """A 2 x 1 rectangle, its left cell a QUAD4 body and its right one two TRI3 (one order,
+    each kind its own physical group): u = -p H / E at the top, exactly, and so after
+    mesh.refine splits both kinds (their shared edge's new node made once)."""
+    base = BUILDERS["rectangle"](length=2.0, height=1.0, nx=2, ny=1)
+    quads = base.group("BODY").nodes
+    right = quads[base.points[quads].mean(axis=1)[:, 0] > 1.0]
+    groups = {k: v for k, v in base.groups.items() if k != "BODY"}
+    groups["LEFTQ"] = CellBlock("quad4", quads[base.points[quads].mean(axis=1)[:, 0] < 1.0])
+    groups["RIGHTT"] = CellBlock("tri3", np.vstack([right[:, [0, 1, 2]], right[:, [0, 2, 3]]]))
+    write_mesh(Mesh(base.points, groups), tmp_path / "mixed.msh")
+    path = tmp_path / "mixed.toml"
+    path.write_text(MIXED.format(element=element, refine=refine))
+    result = run(load_case(path))
+    assert result.quantities["x_at_1.00"] == pytest.approx(-1e4 * 1.0 / 1e7, rel=1e-10)
+    kinds = {block.kind for block in result.fields.system.mesh.groups.values() if block.dimension == 2}
+    assert kinds == {"quad4", "tri3"} and result.fields.system.mesh.n_nodes == (6 if refine == 0 else 15)

@@ -107,6 +107,10 @@ class BuiltCase:
     keys: CaseKeys
 
 
+#: Polynomial order of each 2D cell kind: a mesh file may mix triangles and quadrangles of
+#: one order, each kind in its own group (the element layer assembles each group with its own).
+ELEMENT_ORDER = {"tri3": 1, "quad4": 1, "tri6": 2, "quad8": 2, "quad9": 2}
+
 #: The keys of a builder's arguments that are not among ``mesh.params``.
 BUILDER_ARGUMENT_KEYS = {"element": "mesh.element", "refine": "mesh.refine"}
 
@@ -118,10 +122,11 @@ def build_mesh(case: Case) -> Mesh:
     if path is not None:
         mesh = read_mesh(path)
         kinds = sorted({block.kind for block in mesh.groups.values() if block.dimension == 2})
-        if len(kinds) > 1:
-            raise case.error("mesh.file", f"{path} holds {' and '.join(kinds)} cells; expected one element kind "
-                             "for the bodies (mesh every surface with one cell shape and order)")
-        if kinds and kinds != [m["element"]]:
+        orders = {ELEMENT_ORDER[kind] for kind in kinds}
+        if len(orders) > 1:
+            raise case.error("mesh.file", f"{path} holds {' and '.join(kinds)} cells; expected cells of one order "
+                             "(tri3 with quad4, or tri6 with quad8 or quad9)")
+        if kinds and m["element"] not in kinds:
             raise case.error(
                 "mesh.element", f"{m['element']!r} but {path} holds {' and '.join(kinds)} cells (set mesh.element)"
             )

@@ -52,7 +52,10 @@ MESH = Table(
         "geometry": Optional(inner=String(), doc="a built-in Gmsh builder (sliding_block, rectangle, point)"),
         "file": Optional(inner=String(), doc="a meshio-readable file with named groups, relative to the case file"),
         "element": String(
-            default="quad4", choices=ELEMENTS, doc="element of the bodies (a mesh file's cells must agree)"
+            default="quad4",
+            choices=ELEMENTS,
+            doc="element of the bodies (a mesh file's cells must agree; a file whose groups hold triangles and "
+            "quadrangles of one order names either kind)",
         ),
         "refine": Integer(
             default=0,

@@ -68,7 +68,8 @@ def from_meshio(m, source: str = "<meshio>") -> Mesh:
         kinds = {b.kind for b in blocks}
         if len(kinds) != 1:
             raise MeshError(f"{source}: group {name!r} mixes cell kinds {sorted(kinds)}; a group holds cells of "
-                            "one kind (fem2d meshes use one element kind: mesh the group with one cell shape)")
+                            "one kind (put the triangles and the quadrangles in two physical groups, each a body "
+                            "of its own)")
         merged[name] = CellBlock(blocks[0].kind, np.vstack([b.nodes for b in blocks]))
     return counter_clockwise(_without_orphans(np.asarray(m.points)[:, :2], merged, source))[0]
 
