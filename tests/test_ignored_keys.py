@@ -196,3 +196,25 @@ def test_an_obstacle_without_its_node_is_an_error(tmp_path, capsys):
     status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
     assert status == 2 and err.count("\n") == 0, err
     assert f"{path}: obstacle.node: missing" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "key", "why"),
+    [
+        ('[[loads]]\ntype = "body"\ngroup = "BAR1"\nvector = [0.0, -1.0]\nvalue = 5.0\n', "loads[0].value",
+         "a body load does not use it (it uses loads[0].vector)"),
+        ('[[loads]]\ntype = "pressure"\ngroup = "BAR1_END"\nvalue = 5.0\nvector = [1.0, 0.0]\n', "loads[0].vector",
+         "a pressure load does not use it (it uses loads[0].value)"),
+        ('[functions.ramp]\ntype = "piecewise_linear"\nt = [0.0, 1.0]\nvalues = [0.0, 1.0]\namplitude = 2.0\n',
+         "functions.ramp.amplitude", "a piecewise_linear function does not use it"),
+        ('[functions.f]\ntype = "constant"\namplitude = 2.0\nomega = 3.0\n', "functions.f.omega",
+         "a constant function does not use it (it uses functions.f.amplitude)"),
+    ],
+)
+def test_a_key_the_load_or_function_type_does_not_read_is_an_error(tmp_path, capsys, extra, key, why):
+    """A body load with a value as well as its vector, a ramp scaled by an amplitude it
+    ignores: the number the user wrote would not be used."""
+    path = _write(tmp_path, BAR + extra)
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0, err
+    assert f"{path}: {key}: {why}" in err

@@ -151,7 +151,8 @@ def markdown_page() -> str:
         "- `[[validation]]` rows list the variants `fem2d validate` runs (`set`, `grid`, `solvers`).",
         "- A key you write that the chosen path does not read is an error (one line naming the file",
         "  and the key): another scheme's parameter (`time.rho_inf` with `scheme = \"newmark\"`), another",
-        "  contact method's option, `time.events` without contact, `time.stick_slip` without friction,",
+        "  contact method's option, a load's `value` or `vector` its type does not read, a function's key",
+        "  its type does not read, `time.events` without contact, `time.stick_slip` without friction,",
         "  and per kind of case: " + _unused_by_kind() + ".",
         "",
     ]

@@ -75,6 +75,16 @@ UNUSED_KEYS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
     },
 }
 
+#: loads[].type -> the one of value / vector it reads (:func:`fem2d.case.build.build_model`).
+LOAD_AMOUNT = {"pressure": "value", "traction": "vector", "force": "vector", "body": "vector"}
+
+#: functions.NAME.type -> the keys of its table it reads (:func:`fem2d.case.build.time_function`).
+FUNCTION_KEYS: dict[str, tuple[str, ...]] = {
+    "constant": ("amplitude",),
+    "sine": ("amplitude", "omega", "phase"),
+    "piecewise_linear": ("t", "values"),
+}
+
 #: modal.integrator -> the ``[obstacle]`` keys it does not read, and why.
 INTEGRATOR_IGNORES: dict[str, tuple[tuple[str, ...], str]] = {
     "exact": (("kt", "ct"), "the exact integrator's stick is rigid (ideal Coulomb, no tangential spring)"),
@@ -102,6 +112,20 @@ def _unused_by_the_physics(
         if "stick_slip" in time and not friction:
             found.append(("time.stick_slip", "time.stick_slip",
                           "no contact zone has friction (contact.mu > 0): no slip to stop or reverse"))
+    loads = data.get("loads")
+    for i, load in enumerate(loads if isinstance(loads, list) else []):
+        amount = LOAD_AMOUNT.get(load.get("type")) if isinstance(load, Mapping) else None
+        other = {"value": "vector", "vector": "value"}.get(amount or "")
+        if other is not None and other in load:
+            found.append((f"loads.{i}.{other}", f"loads[{i}].{other}",
+                          f'a {load["type"]} load does not use it (it uses loads[{i}].{amount})'))
+    functions = data.get("functions")
+    for name, spec in (functions.items() if isinstance(functions, Mapping) else ()):
+        used = FUNCTION_KEYS.get(spec.get("type")) if isinstance(spec, Mapping) else None
+        for key in () if used is None else sorted({k for keys in FUNCTION_KEYS.values() for k in keys} - set(used)):
+            if key in spec:
+                found.append((f"functions.{name}.{key}", f"functions.{name}.{key}",
+                              f'a {spec["type"]} function does not use it ({_uses(used, f"functions.{name}")})'))
     obstacle = data.get("obstacle")
     if kind == "modal" and isinstance(obstacle, Mapping):
         keys, why = INTEGRATOR_IGNORES.get(integrator, ((), ""))

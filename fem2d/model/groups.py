@@ -7,7 +7,7 @@ import numpy as np
 from fem2d.errors import MeshError, ModelError
 from fem2d.mesh.mesh import CellBlock, Mesh
 
-_KINDS = {0: "nodes", 1: "edges", 2: "cells"}
+_KINDS = {0: "nodes", 1: "edges", 2: "surface cells (tri3, tri6, quad4, quad8, quad9)"}
 
 
 def group_of(mesh: Mesh, owner: object, field: str, name: str, dimension: int | None = None) -> CellBlock:
