@@ -119,7 +119,8 @@ class PardisoFactorization:
             matrix = _upper(matrix)
         matrix.sort_indices()
         self.n = matrix.shape[0]
-        self._data = np.ascontiguousarray(matrix.data, dtype=float)
+        # PARDISO reads the values again in the solves: a copy of its own (the caller may reuse its array)
+        self._data = np.array(matrix.data, dtype=float, order="C")
         self._indptr = (matrix.indptr + 1).astype(np.int32)  # PARDISO's one-based CSR
         self._indices = (matrix.indices + 1).astype(np.int32)
         del matrix  # its zero-based indices are not needed during the factorisation
@@ -180,7 +181,7 @@ class PardisoFactorization:
             matrix = _upper(matrix)
         new = object.__new__(PardisoFactorization)
         new.__dict__.update(self.__dict__)
-        new._data = np.ascontiguousarray(matrix.data, dtype=float)
+        np.copyto(new._data, matrix.data)  # the new values in the same memory: no new allocation
         new._iparm = self._iparm.copy()
         new.schur = None
         self._handle = None  # given away: neither freed nor used by this object any more
