@@ -218,3 +218,12 @@ def test_a_key_the_load_or_function_type_does_not_read_is_an_error(tmp_path, cap
     status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
     assert status == 2 and err.count("\n") == 0, err
     assert f"{path}: {key}: {why}" in err
+
+
+def test_a_stick_spring_without_friction_is_an_error(tmp_path, capsys):
+    """The shock law computes no tangential force when mu = mu_static = 0: kt and ct unused."""
+    path = _write(tmp_path, MODAL.format("sdnd101") + "[obstacle]\nkt = 1.0e6\n")
+    status, err = _run(capsys, ["run", path, "--out", str(tmp_path / "out"), "--quiet"])
+    assert status == 2 and err.count("\n") == 0, err
+    assert f"{path}: obstacle.kt: the obstacle has no friction (obstacle.mu = 0)" in err
+    load_case(_write(tmp_path, MODAL.format("sdnd101") + "[obstacle]\nkt = 1.0e6\nmu = 0.1\n"))

@@ -153,6 +153,7 @@ def markdown_page() -> str:
         "  and the key): another scheme's parameter (`time.rho_inf` with `scheme = \"newmark\"`), another",
         "  contact method's option, a load's `value` or `vector` its type does not read, a function's key",
         "  its type does not read, `time.events` without contact, `time.stick_slip` without friction,",
+        "  `obstacle.kt` / `obstacle.ct` without friction (`obstacle.mu` = 0),",
         "  and per kind of case: " + _unused_by_kind() + ".",
         "",
     ]

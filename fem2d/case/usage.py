@@ -131,6 +131,11 @@ def _unused_by_the_physics(
         keys, why = INTEGRATOR_IGNORES.get(integrator, ((), ""))
         found.extend((f"obstacle.{key}", f"obstacle.{key}", f'modal.integrator = "{integrator}" does not use it '
                       f"({why})") for key in keys if key in obstacle)
+        mu = obstacle.get("mu", 0.0)
+        mu_static = obstacle.get("mu_static", mu)
+        if mu == 0 and mu_static == 0:  # the shock law computes no tangential force (fem2d/modal/shocks.py)
+            found.extend((f"obstacle.{key}", f"obstacle.{key}", "the obstacle has no friction (obstacle.mu = 0): "
+                          "no tangential force, no stick spring or damper") for key in ("kt", "ct") if key in obstacle)
         if "node" not in obstacle:
             found.append(("obstacle", "obstacle.node", "missing: without it the [obstacle] acts on no node and "
                           "the run has no obstacle"))
