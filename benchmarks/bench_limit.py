@@ -155,8 +155,8 @@ def fem2d_level(level: int, end: float | None = None) -> dict:
 def small_run_breakdown(case: str = "sdnd104") -> dict:
     """Where a small run's process time goes (:mod:`bench_small`): the floor of the imports a
     modal run cannot avoid, ``fem2d run sdnd104`` (best of 2 after a warm-up, peak RSS) with its imports by
-    package, and the twelve SDND104 runs one process each."""
-    from bench_small import floor, import_breakdown, twelve_runs
+    package and its phases, and the twelve SDND104 runs one process each."""
+    from bench_small import floor, import_breakdown, phases, twelve_runs
 
     runs = [fem2d_run(case, []) for _ in range(3)]  # the first also warms the caches
     best = min(runs[1:], key=lambda d: d["process_s"])
@@ -166,6 +166,7 @@ def small_run_breakdown(case: str = "sdnd104") -> dict:
         "peak_mb": best["peak_mb"],
         "floor": floor(),
         "breakdown": import_breakdown(case),
+        "phases": phases(case),
         "twelve": twelve_runs(),
     }
 
@@ -221,6 +222,7 @@ def main(argv: list[str] | None = None) -> dict:
         f"{small['peak_mb']:.0f} MB; floor: " + ", ".join(f"{k} {v:.3f} s" for k, v in f.items()))
     say(f"  one under -X importtime: {b['process_s']:.3f} s, run {b['run_wall_s']:.3f} s, imports "
         + ", ".join(f"{k} {v:.3f}" for k, v in b["imports_s"].items()))
+    say("  phases (best of 3 each): " + ", ".join(f"{k} {v:.3f}" for k, v in small["phases"].items()) + " s")
     say(f"  the twelve SDND104 runs, one process each: {small['twelve']['total_s']:.2f} s")
     if args.json:
         print(json.dumps(report, indent=2))

@@ -7,8 +7,17 @@ the twelve SDND104 runs one process each, and ``fem2d validate`` warm.
 - **sdnd104 process**: ``fem2d run sdnd104`` (best of 3), and one more under
   ``python -X importtime`` split into the imports of numpy / scipy / numba / fem2d / the rest
   (self times summed by top-level package) and the run's own ``timing.wall_s``;
+- **phases** of one such process (best of 3 per phase): interpreter start, the run path's
+  imports, case, the run (its model assembly, the compiled kernel's start -- numba import and
+  cached machine code, measured as the first call minus a warm one --, the integration, the
+  rest: build and checks), write, report, exit; the same calls as ``fem2d run``, in a child
+  that ends with ``os._exit`` as the console script does;
 - **twelve runs**: SDND104 at a0 = 15, 1.5, 1.01, 0.99 with euler, devogelaere and adapt,
-  one ``fem2d run`` process each, one after the other (total wall time);
+  one ``fem2d run`` process each, one after the other (total wall time), against the
+  targets of issue 12 (one process under 0.5 s, the twelve under 6 s);
+- **break-even** (``--break-even``): the interpreter's cost per force evaluation against the
+  compiled kernel's fixed start, i.e. from how many evaluations a fresh process should
+  compile (:data:`fem2d.modal.jit.BREAK_EVEN_EVALUATIONS`);
 - **validate warm** (``--validate``): ``fem2d validate`` once to warm the caches, then
   timed, with its three longest runs.
 
@@ -17,6 +26,7 @@ every comparison is within one run of this script. Usage::
 
     python benchmarks/bench_small.py               # floor, sdnd104 process, twelve runs
     python benchmarks/bench_small.py --validate    # + fem2d validate warm
+    python benchmarks/bench_small.py --break-even  # + the interpreter / compiled break-even
     python benchmarks/bench_small.py --json
 """
 
@@ -33,6 +43,47 @@ from pathlib import Path
 
 AMPLITUDES = (15.0, 1.5, 1.01, 0.99)
 INTEGRATORS = ("euler", "devogelaere", "adapt")
+TARGET_PROCESS_S, TARGET_TWELVE_S = 0.5, 6.0  # issue 12
+
+#: The child of :func:`phases`: ``fem2d run CASE --quiet --out OUT`` as cli/run_commands.py
+#: does it, with a timestamp after each phase, then the console script's os._exit.
+PHASES_CHILD = """
+import time
+first = time.time()
+import json, os, sys
+spawned, case_name, out = float(sys.argv[1]), sys.argv[2], sys.argv[3]
+marks = [("start", first - spawned)]
+def mark(name, since=[time.perf_counter()]):
+    now = time.perf_counter()
+    marks.append((name, now - since[0]))
+    since[0] = now
+import numpy as np
+from fem2d.case.build import build_analysis
+from fem2d.case.loading import load_case
+from fem2d.io.tables import format_checks, format_quantities
+from fem2d.runs.result import run, write_result
+import fem2d.case.checks, fem2d.case.references, fem2d.runs.modal, fem2d.runs.sanity
+import fem2d.modal.integrators, fem2d.modal.basis, fem2d.post.impacts, fem2d.post.wear
+mark("imports")
+case = load_case(case_name)
+mark("case")
+result = run(case)
+mark("run")
+write_result(result, out)
+mark("write")
+sys.stdout.write(format_quantities(result) + "\\n" + format_checks([result]) + "\\n")
+sys.stdout.flush()
+mark("report")
+t = result.timing
+warm = build_analysis(case).analysis.run().timing["integrator_s"]  # the kernel loaded: steps and statistics
+phases = dict(marks)
+run_s = phases.pop("run")
+phases_run = {"model": t["model_s"], "kernel start": t["integrator_s"] - warm, "integrate": warm,
+              "build and checks": run_s - t["model_s"] - t["integrator_s"]}
+sys.stderr.write(json.dumps({"phases": phases, "run": phases_run, "ended": time.time()}) + "\\n")
+sys.stderr.flush()
+os._exit(0)
+"""
 
 
 def timed(args: list[str], env: dict | None = None) -> float:
@@ -79,6 +130,48 @@ def import_breakdown(case: str = "sdnd104") -> dict:
     return {"process_s": process, "run_wall_s": run_s, "imports_s": groups}
 
 
+def phases(case: str = "sdnd104", repeat: int = 3) -> dict:
+    """Where one ``fem2d run`` process spends its time (best of ``repeat`` per phase, s)."""
+    best: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as out:
+        for _ in range(repeat):
+            spawned = time.time()
+            proc = subprocess.run([sys.executable, "-c", PHASES_CHILD, repr(spawned), case, out], check=True,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            ended = time.time()
+            record = json.loads(proc.stderr.strip().splitlines()[-1])
+            measured = {**record["phases"], **{f"run: {k}": v for k, v in record["run"].items()},
+                        "exit": ended - record["ended"]}
+            for name, value in measured.items():
+                best[name] = min(best.get(name, float("inf")), value)
+    return best
+
+
+def break_even(case: str = "sdnd104") -> dict:
+    """The interpreter's cost per force evaluation (one process, 1 s of SDND104's euler: below the
+    break-even) against the compiled kernel's start in a fresh process (:func:`phases`)."""
+    code = ("import time, fem2d\n"
+            "from fem2d.case.build import build_analysis\n"
+            "from fem2d.case.loading import load_case\n"
+            "from fem2d.modal.integrators import integrate_modal\n"
+            f"case = load_case({case!r}, {{'time.end': 1.0, 'post.window': [0.0, 1.0]}})\n"
+            "a = build_analysis(case).analysis\n"
+            "p = a.problem(a.model.assemble())\n"
+            "best = {False: 1.0, True: 1.0}\n"
+            "for compiled in (False, False, False, True, True, True):  # the first compiled call loads it\n"
+            "    t0 = time.perf_counter(); h = integrate_modal(p, 'euler', a.stepping.dt, 1.0, compiled=compiled)\n"
+            "    best[compiled] = min(best[compiled], (time.perf_counter() - t0) / h.evaluations)\n"
+            "print(best[False], best[True])\n")
+    python_s, compiled_s = (float(x) for x in subprocess.run([sys.executable, "-c", code], check=True,
+                                                              capture_output=True, text=True).stdout.split())
+    start_s = phases(case)["run: kernel start"]
+    from fem2d.modal.jit import BREAK_EVEN_EVALUATIONS
+
+    return {"python_s_per_evaluation": python_s, "compiled_s_per_evaluation": compiled_s,
+            "compiled_start_s": start_s, "break_even_evaluations": start_s / (python_s - compiled_s),
+            "BREAK_EVEN_EVALUATIONS": BREAK_EVEN_EVALUATIONS}
+
+
 def twelve_runs() -> dict:
     """The twelve SDND104 runs, one process each (total and slowest)."""
     times = {}
@@ -108,6 +201,8 @@ def validate_warm() -> dict:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--validate", action="store_true", help="also time fem2d validate (warm)")
+    parser.add_argument("--break-even", action="store_true",
+                        help="also measure the interpreter / compiled kernel break-even")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args(argv)
     say = (lambda *a, **k: None) if args.json else print
@@ -122,10 +217,22 @@ def main(argv: list[str] | None = None) -> dict:
     say(f"`fem2d run sdnd104` (best of 3): {p:.3f} s; one under -X importtime: {b['process_s']:.3f} s, of which "
         f"run {b['run_wall_s']:.3f} s and imports " + ", ".join(f"{k} {v:.3f}" for k, v in b["imports_s"].items())
         + f"; process / floor {p / f['numpy+scipy.sparse+numba']:.2f}", flush=True)
+    ph = report["phases"] = phases()
+    say("phases of one `fem2d run sdnd104` process (best of 3 each): "
+        + ", ".join(f"{k} {v:.3f}" for k, v in ph.items()) + f" s; sum {sum(ph.values()):.3f} s", flush=True)
+    say(f"target: one process under {TARGET_PROCESS_S} s: {p:.3f} s, "
+        f"{'met' if p < TARGET_PROCESS_S else 'not met'}", flush=True)
     report["twelve"] = t = twelve_runs()
     slowest = max(t["runs"], key=t["runs"].get)
     say(f"twelve SDND104 runs, one process each: {t['total_s']:.2f} s (slowest {slowest}: "
-        f"{t['runs'][slowest]:.3f} s)", flush=True)
+        f"{t['runs'][slowest]:.3f} s); target under {TARGET_TWELVE_S} s: "
+        f"{'met' if t['total_s'] < TARGET_TWELVE_S else 'not met'}", flush=True)
+    if args.break_even:
+        report["break_even"] = e = break_even()
+        say(f"break-even: interpreter {e['python_s_per_evaluation'] * 1e6:.1f} us per force evaluation, compiled "
+            f"{e['compiled_s_per_evaluation'] * 1e6:.2f} us, compiled start {e['compiled_start_s']:.3f} s: "
+            f"compile from {e['break_even_evaluations']:.0f} evaluations (fem2d.modal.jit uses "
+            f"{e['BREAK_EVEN_EVALUATIONS']})", flush=True)
     if args.validate:
         report["validate"] = v = validate_warm()
         say(f"fem2d validate (warm): {v['wall_s']:.1f} s for {v['n_runs']} runs (their walls sum to "

@@ -12,8 +12,8 @@ same IEEE operations in the same order: both paths give the same numbers
 
 A process pays a fixed start for the compiled path: importing numba, loading its
 typing and lowering registries (which import ``scipy.linalg``) and the cached machine
-code, about 0.45 s on a 2-core machine. The interpreter costs about 25 us per force
-evaluation of a one-mode, one-obstacle model (the compiled kernel 0.1 us).
+code, 0.6-0.8 s on the shared 2-core machine. The interpreter costs 14-25 us per force
+evaluation of SDND104's one-mode, one-obstacle model (the compiled kernel 0.1 us).
 :func:`use_compiled` takes the compiled path when the kernel is already loaded in this
 process, or when the run has at least :data:`BREAK_EVEN_EVALUATIONS` force
 evaluations (``python benchmarks/bench_small.py --break-even`` measures both sides).
@@ -30,10 +30,10 @@ __all__ = ["BREAK_EVEN_EVALUATIONS", "compiled", "is_loaded", "kernel", "use_com
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-#: Force evaluations from which the compiled path is the faster one in a fresh process
-#: (fixed start 0.45 s / 25 us per evaluation in the interpreter, both measured by
-#: ``benchmarks/bench_small.py --break-even`` on SDND104's one-mode model).
-BREAK_EVEN_EVALUATIONS = 16_000
+#: Force evaluations from which the compiled path is the faster one in a fresh process:
+#: ``benchmarks/bench_small.py --break-even`` gave 27700, 31600 and 53900 (compiled start
+#: / interpreter cost per evaluation, SDND104's one-mode model, load 6-8 on 2 cores).
+BREAK_EVEN_EVALUATIONS = 30_000
 
 _SPEC = "fem2d_kernel"  # the attribute of a kernel function holding its KernelSpec
 
