@@ -62,6 +62,18 @@ def test_a_kernel_once_loaded_is_used_for_short_runs_too():
         jit.compiled(math.sin)
 
 
+def test_short_runs_in_one_process_compile_once_the_interpreter_cost_a_start():
+    @jit.kernel()
+    def toy(x):
+        return x + 1.0
+
+    third = jit.BREAK_EVEN_EVALUATIONS // 3 + 1
+    assert jit.use_compiled(toy, third) is toy
+    assert jit.use_compiled(toy, third) is toy
+    assert jit.use_compiled(toy, third) is not toy  # 3 x third > the break-even: compile
+    assert jit.use_compiled(toy, 1, choice=False) is toy
+
+
 def test_a_short_run_imports_no_numba_and_a_long_one_compiles():
     """In a fresh interpreter: below the break-even the run takes the interpreter and numba is
     never imported; its quantities are those of the compiled kernel to 1e-12."""

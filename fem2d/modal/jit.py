@@ -15,8 +15,9 @@ typing and lowering registries (which import ``scipy.linalg``) and the cached ma
 code, 0.6-0.8 s on the shared 2-core machine. The interpreter costs 14-25 us per force
 evaluation of SDND104's one-mode, one-obstacle model (the compiled kernel 0.1 us).
 :func:`use_compiled` takes the compiled path when the kernel is already loaded in this
-process, or when the run has at least :data:`BREAK_EVEN_EVALUATIONS` force
-evaluations (``python benchmarks/bench_small.py --break-even`` measures both sides).
+process, or when the run, with the evaluations the process already interpreted, has at
+least :data:`BREAK_EVEN_EVALUATIONS` force evaluations (``python
+benchmarks/bench_small.py --break-even`` measures both sides).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class KernelSpec:
     inline: bool
     options: dict[str, Any]
     dispatcher: Any = None
+    #: force evaluations this process has run through the interpreter so far
+    interpreted: int = 0
 
 
 def kernel(*, inline: bool = False, **options: Any) -> Callable[[F], F]:
@@ -110,8 +113,10 @@ def is_loaded(entry: Callable) -> bool:
 
 def use_compiled(entry: Callable, evaluations: int, choice: bool | None = None) -> Callable:
     """The function to call for a run of ``evaluations`` force evaluations: the compiled
-    kernel when ``choice`` is True, or (``choice`` None) when it is already loaded or the
-    run reaches :data:`BREAK_EVEN_EVALUATIONS`; else the kernel itself (the interpreter).
+    kernel when ``choice`` is True, or (``choice`` None) when it is already loaded or this
+    run, with what the process already ran through the interpreter, reaches
+    :data:`BREAK_EVEN_EVALUATIONS` (so a study of many short runs in one process compiles
+    once the interpreter has cost it one compiled start); else the kernel itself.
 
     >>> @kernel()
     ... def one():
@@ -119,6 +124,10 @@ def use_compiled(entry: Callable, evaluations: int, choice: bool | None = None) 
     >>> use_compiled(one, 10) is one
     True
     """
+    spec = _spec(entry)
     if choice is None:
-        choice = is_loaded(entry) or evaluations >= BREAK_EVEN_EVALUATIONS
-    return compiled(entry) if choice else entry
+        choice = is_loaded(entry) or spec.interpreted + evaluations >= BREAK_EVEN_EVALUATIONS
+    if choice:
+        return compiled(entry)
+    spec.interpreted += evaluations
+    return entry
