@@ -184,13 +184,34 @@ def start_gap_offset(problem: CondensedProblem, surface: MasterSurface) -> np.nd
 
 def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
     """Node-to-segment kinematics of the slave nodes (weights 1); with
-    ``velocity_level``, gaps less :func:`start_gap_offset`."""
+    ``velocity_level``, gaps less :func:`start_gap_offset`.
+
+    The pairing and the rows depend on ``d`` alone, the slips on ``d`` and the
+    start of the step: the last pairing and rows are kept in the problem's
+    workspace for the same ``d`` and surface (:func:`_node_geometry`). A step
+    linearises at its start, where the last step's solution left the boundary,
+    so a step without contact pairs once instead of twice.
+    """
+    zone, ws = problem.zone, problem.workspace
+    n_s = zone.n_slave
+    proj, B, outside = ws.last("node_geometry", (surface, d.tobytes()), partial(_node_geometry, problem, surface, d),
+                               _same_object_and_values)
+    du = d - problem.d_start
+    slip = _slips(proj, du, du[:n_s], outside)
+    weights = ws.unit_weights(n_s)
+    offset = start_gap_offset(problem, surface)
+    gap = proj.gap if offset is None else proj.gap - offset
+    return Kinematics(gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
+
+
+def _node_geometry(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> tuple[Projection, Rows, bool]:
+    """The pairing of the slave nodes at ``d``, the rows B of their gaps and slips and whether
+    some node is outside the master (:func:`node_kinematics`); the arrays are read-only."""
     zone, ws = problem.zone, problem.workspace
     n_s = zone.n_slave
     coords = zone.reference + d
     proj = pair(surface, coords, coords[:n_s], exclude=ws.slave_ids(n_s))
     outside = bool(proj.outside.any())
-    du = d - problem.d_start
     # rows: +1 at the slave node, -N_a at the segment's nodes, times n (normal rows) or t (tangential rows)
     coef = np.empty((n_s, 1 + proj.weights.shape[1]))
     coef[:, 0] = 1.0
@@ -200,11 +221,9 @@ def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nda
     frame = np.concatenate((proj.normal, proj.tangent))
     vals = (np.concatenate((coef, coef))[:, :, None] * frame[:, None, :]).reshape(2 * n_s, -1)
     B = Rows(ws.last("layout", proj.master_nodes, partial(_node_columns, proj.master_nodes)), vals, 2 * zone.n_boundary)
-    slip = _slips(proj, du, du[:n_s], outside)
-    weights = ws.unit_weights(n_s)
-    offset = start_gap_offset(problem, surface)
-    gap = proj.gap if offset is None else proj.gap - offset
-    return Kinematics(gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
+    for array in (proj.gap, proj.xi, proj.weights, vals):
+        array.flags.writeable = False  # kept for the next call at the same d
+    return proj, B, outside
 
 
 def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.ndarray]:
@@ -339,15 +358,27 @@ def delassus(
     """
     if workspace is None:
         return _delassus(B, np.diagonal(compliance) != 0.0, compliance)
+    # the same rows (a pairing kept by node_kinematics) on the same C: the last W, without comparing the rows
+    return workspace.last("delassus_of_rows", (B, compliance), partial(_delassus_by_value, B, compliance, workspace),
+                          _same_pair)
+
+
+def _same_pair(old: tuple, new: tuple) -> bool:
+    return old[0] is new[0] and old[1] is new[1]
+
+
+def _delassus_by_value(B: Rows, compliance: np.ndarray, workspace: ContactWorkspace) -> tuple[np.ndarray, ...]:
+    """:func:`delassus` kept while the moving part of the rows and C are the same."""
     moving_dofs = workspace.last("moving_dofs", compliance, lambda: np.diagonal(compliance) != 0.0)
     moving = moving_dofs[B.cols]
     vals = np.where(moving, B.vals, 0.0)
     key = (compliance, np.where(moving, B.cols, -1).tobytes(), vals.tobytes())
     return workspace.last("delassus", key, lambda: _delassus(Rows(B.cols, vals, B.n_cols), moving_dofs, compliance),
-                          _same_delassus_key)
+                          _same_object_and_values)
 
 
-def _same_delassus_key(old: tuple, new: tuple) -> bool:
+def _same_object_and_values(old: tuple, new: tuple) -> bool:
+    """Keys whose first parts are the same object and whose other parts compare equal."""
     return old[0] is new[0] and old[1:] == new[1:]
 
 

@@ -65,12 +65,16 @@ class DirectHistory:
     forces: Callable[[float], np.ndarray] | None = None
     #: the mass of the kinetic energy (default ``system.M_free``; a scheme may redistribute it)
     mass: sp.csr_matrix | None = None
+    #: M v of a state with that mass (default the product; a stepper's kept one saves work)
+    mass_velocity: Callable[[StepState], np.ndarray] | None = None
 
     def __post_init__(self) -> None:
         s = self.system
         if self.forces is None:
             self.forces = s.force_free
         self._M = s.M_free if self.mass is None else self.mass
+        if self.mass_velocity is None:
+            self.mass_velocity = lambda state: self._M @ state.v
         self._K_s = s.restrict(s.K_springs)
         self._K_b: sp.csr_matrix | None = None  # K_free - K_s, made only for a state without K u (a copy of K)
         self._prescribed = s.has_prescribed_displacements
@@ -89,7 +93,7 @@ class DirectHistory:
             return self._energies_of(state)
 
     def _energies_of(self, state: StepState) -> tuple[float, float, float]:
-        kinetic = 0.5 * state.v @ (self._M @ state.v)
+        kinetic = 0.5 * state.v @ self.mass_velocity(state)
         if self._prescribed:  # the strain of the cells next to displaced supports counts too
             s = self.system
             u = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)

@@ -35,6 +35,7 @@ the reported dof's are (:mod:`fem2d.post.extrema`: Hermite interpolation of
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -69,11 +70,15 @@ class MeasureRecorder:
     boundary_nodes: np.ndarray | None = None
     #: group name -> its nodes, whose mean displacement and velocity are recorded
     groups: dict[str, np.ndarray] = field(default_factory=dict)
+    #: M v of a state with ``mass`` (default the product; a stepper's kept one saves work)
+    mass_velocity: Callable[[StepState], np.ndarray] | None = None
     _rows: list[dict] = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
         s = self.system
         self._M = s.M_free if self.mass is None else self.mass
+        if self.mass_velocity is None:
+            self.mass_velocity = lambda state: self._M @ state.v
         index = s.free_index
         self._dofs = {}
         for name, nodes in self.bodies.items():
@@ -95,7 +100,7 @@ class MeasureRecorder:
 
     def _record(self, state: StepState) -> None:
         v = state.v
-        mv = self._M @ v if self.bodies else None
+        mv = self.mass_velocity(state) if self.bodies else None
         row: dict[str, float] = {"time": state.t}
         for name, (x, y) in self._dofs.items():
             px, py = float(mv[x].sum()), float(mv[y].sum())

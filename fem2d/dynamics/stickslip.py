@@ -123,6 +123,7 @@ class StickSlipLocator:
         self._recent: list[Sliding] = []
         self._restarted_at: float | None = None
         self._sliding: list[Sliding] = []
+        self._last_speed: tuple | None = None
         self.reversals = 0
         self.stops = 0
         self.trials = 0
@@ -179,8 +180,14 @@ class StickSlipLocator:
         return item.sign * np.einsum("pj,pj->p", item.tangent, relative)
 
     def speed(self, state: StepState, sliding: list[Sliding]) -> float:
-        """:math:`\\phi`: the mean slip rate of the ``sliding`` nodes along their slip at ``state``."""
-        return float(np.mean(np.concatenate([self.slip_rates(state, item) for item in sliding])))
+        """:math:`\\phi`: the mean slip rate of the ``sliding`` nodes along their slip at ``state``
+        (kept for the last state and nodes: a step's end is the next step's start)."""
+        last = self._last_speed
+        if last is not None and last[0] is state and last[1] is sliding and last[2] is state.v:
+            return last[3]
+        value = float(np.mean(np.concatenate([self.slip_rates(state, item) for item in sliding])))
+        self._last_speed = (state, sliding, state.v, value)
+        return value
 
     def locate(self, stepper: NewmarkStepper, start: StepState, end: StepState) -> StepState | None:
         """The state at the instant the sliding nodes of ``start`` stop or reverse

@@ -202,11 +202,12 @@ class DirectAnalysis:
                              f"{limit:.6g} s of {scheme.label} on this mesh (conditionally stable: the march would "
                              f"blow up); take a step <= {limit:.6g} s or an unconditionally stable scheme")
         stepper = self.stepper(system, scheme, backend, coupling)
-        history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system))
+        history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system),
+                                stepper.mass_velocity)
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
-                                   self.report.group_nodes(system.mesh))
+                                   self.report.group_nodes(system.mesh), stepper.mass_velocity)
         state = self.start_state(stepper, system)
         history.start(state)
         measures.start(state)
