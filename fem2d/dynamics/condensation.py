@@ -30,6 +30,7 @@ matrix of size n_free x n_boundary.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from functools import cached_property
 
 import numpy as np
 
@@ -59,6 +60,14 @@ class BoundaryCondensation(ABC):
         self.rows = self.index[self.active]
         #: C (n_b x n_b), zero on prescribed boundary dofs
         self.compliance = np.zeros((len(self.index), len(self.index)))
+
+    @cached_property
+    def active_compliance_rows(self) -> np.ndarray:
+        """The rows of :math:`C` of the active boundary dofs (n_active x n_b), made once:
+        the boundary increment of the contact forces, :math:`(C p)_{active}`, at every step."""
+        rows = self.compliance[self.active]
+        rows.flags.writeable = False
+        return rows
 
     def boundary_values(self, u_free: np.ndarray, prescribed: np.ndarray) -> np.ndarray:
         """Boundary dof values (n_b,) from free-dof values and the prescribed ones."""

@@ -289,7 +289,7 @@ class ContactCoupling:
                 start += n
             sol = replace(sol, gap=gap, slip=slip, parts=tuple(parts))
         t0 = time.perf_counter()
-        du = cond.expand(work, du_boundary + cond.compliance[cond.active] @ p, p)
+        du = cond.expand(work, du_boundary + cond.active_compliance_rows @ p, p)
         counters.solve_s += time.perf_counter() - t0
         return du, cond.force(p), sol
 

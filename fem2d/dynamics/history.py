@@ -99,7 +99,8 @@ class DirectHistory:
             u = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)
             springs = 0.5 * u @ (s.K_springs @ u)
             return float(kinetic), float(0.5 * u @ (s.K @ u) - springs), float(springs)
-        springs = 0.5 * state.u @ (self._K_s @ state.u)
+        # a model without springs: no product with an empty matrix at every step (0.5 u^T 0 u = 0)
+        springs = 0.5 * state.u @ (self._K_s @ state.u) if self._K_s.nnz else 0.0
         if state.internal_force is not None:
             # the stepper's accumulated K u: 1/2 u^T K_b u of a body that has
             # slid 15 m would carry ~1e-2 J of round-off
