@@ -193,8 +193,18 @@ def local_compliance(L: Linearisation, zone_edges: np.ndarray, workspace: Contac
     """
     if workspace is None:
         return _local_compliance(L, zone_edges)
-    key = (L.W, zone_edges.tobytes(), L.kin.weight.tobytes(), L.kin.outside.tobytes())
-    return workspace.last("local_compliance", key, lambda: _local_compliance(L, zone_edges), _same_w)
+    # the same arrays as the last call (a kept pairing and W): its value without comparing their bytes
+    same = (L.W, zone_edges, L.kin.weight, L.kin.outside)
+
+    def by_value() -> float:
+        key = (L.W, zone_edges.tobytes(), L.kin.weight.tobytes(), L.kin.outside.tobytes())
+        return workspace.last("local_compliance", key, lambda: _local_compliance(L, zone_edges), _same_w)
+
+    return workspace.last("local_compliance_of", same, by_value, _same_arrays)
+
+
+def _same_arrays(old: tuple, new: tuple) -> bool:
+    return all(a is b for a, b in zip(old, new))
 
 
 def _local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:

@@ -89,6 +89,8 @@ def primal_dual_update(it: active_set.Iterate, mu: float, single: bool) -> tuple
     activate = is_open & ~it.kin.outside & (-g > it.length_tol)
     release = ~is_open & (-lam_n > it.force_tol)
     contact_changes = bool(activate.any() or release.any())
+    if not contact_changes and is_open.all():
+        return status, direction, np.zeros(n)  # all open, none to close (a flight): nothing changes
     if contact_changes:
         to_slip = to_stick = np.zeros(n, dtype=bool)
     else:
