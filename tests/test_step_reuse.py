@@ -1,6 +1,8 @@
 """What a step keeps from the last one (issue 12): the same numbers with less work per step."""
 
 import numpy as np
+import pytest
+import scipy.sparse as sp
 from test_contact_pairing import line_zone
 
 import fem2d
@@ -60,3 +62,20 @@ def test_the_block_maxima_are_those_of_array_split():
         assert geometric_growth(x) == grows
         steep = np.concatenate([b * 3.5 ** (2 * i) for i, b in enumerate(blocks)])
         assert geometric_growth(steep)
+
+
+def test_a_refactorised_pardiso_factorisation_calls_with_its_own_values():
+    # the pointers of the ctypes call are kept per factorisation: one made in another's handle
+    # (refactorize) must not keep its parent's, whose values it replaced
+    pardiso = pytest.importorskip("fem2d.linalg.pardiso")
+    if not pardiso.PARDISO_CHOLESKY.available():
+        pytest.skip("MKL is not installed")
+    n = 60
+    a = sp.random(n, n, density=0.1, random_state=1)
+    a = (a + a.T + 10.0 * sp.eye(n)).tocsr()
+    b = (a * 1.7 + 3.0 * sp.eye(n)).tocsr()
+    rhs = np.arange(n, dtype=float)
+    first = pardiso.PardisoFactorization(a, 2, np.arange(5))
+    np.testing.assert_allclose(a @ first.solve(rhs), rhs, atol=1e-10)  # the parent has made its pointers
+    second = first.refactorize(b)
+    np.testing.assert_allclose(b @ second.solve(rhs), rhs, atol=1e-10)
