@@ -183,7 +183,7 @@ class PardisoFactorization:
         new.__dict__.update(self.__dict__)
         np.copyto(new._data, matrix.data)  # the new values in the same memory: no new allocation
         new._iparm = self._iparm.copy()
-        new._args = None  # the pointers of the call are made again: new values and parameters
+        new._args = None  # the pointers of the call are made again (its parameters are a new array)
         new.schur = None
         self._handle = None  # given away: neither freed nor used by this object any more
         self._data = self._indptr = self._indices = None
