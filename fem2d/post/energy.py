@@ -83,6 +83,9 @@ def energy_scale(balance: dict[str, np.ndarray]) -> float:
     return float(np.max(balance["energy"] + balance["dissipation"], initial=0.0))
 
 
+#: How the warning of a run that created energy begins (:func:`energy_warning`).
+ENERGY_GREW = "energy grew by"
+
 #: What to try when a run's scheme created energy, by default (plain Newmark at impacts).
 ENERGY_REMEDY = 'for impacts use the modified mass scheme ("modified_mass")'
 
@@ -99,7 +102,7 @@ def energy_warning(
     growth = quantities.get("energy_growth", 0.0)
     if not np.isfinite(growth) or growth > tolerance:
         return (
-            f"energy grew by {growth:.3g} of max(E(0), max|W|) (tolerance {tolerance:g}): the time scheme "
+            f"{ENERGY_GREW} {growth:.3g} of max(E(0), max|W|) (tolerance {tolerance:g}): the time scheme "
             f"created energy; {remedy}"
         )
     return None

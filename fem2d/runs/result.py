@@ -42,7 +42,7 @@ class Result:
     :class:`~fem2d.runs.modal.ModalFields`). A run of a case also carries the
     ``case`` and one ``checks`` record per applicable reference.
     ``warnings`` says what the run distrusts in itself (energy created...);
-    ``fem2d run --strict`` fails on any.
+    ``fem2d run`` exits 1 when the energy grew, ``--strict`` on any warning.
     """
 
     quantities: dict[str, float]
@@ -61,6 +61,14 @@ class Result:
     def passed(self) -> bool:
         """True when every check passed."""
         return all(c["passed"] for c in self.checks)
+
+    @property
+    def energy_grew(self) -> bool:
+        """True when the run created energy beyond its tolerance (its numbers are not
+        to be trusted: ``fem2d run`` exits 1)."""
+        from fem2d.post.energy import ENERGY_GREW
+
+        return any(w.startswith(ENERGY_GREW) for w in self.warnings)
 
     def mesh_record(self) -> dict[str, Any]:
         """The mesh that was run: node count and the kinds of its 2D cells (the

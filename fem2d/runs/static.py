@@ -25,6 +25,7 @@ from fem2d.dynamics.stepper import NewmarkStepper
 from fem2d.errors import ModelError
 from fem2d.linalg.base import SolverBackend
 from fem2d.model.system import System
+from fem2d.post.energy import ENERGY_GREW
 from fem2d.runs.direct import DirectAnalysis
 from fem2d.runs.result import Result
 
@@ -103,7 +104,7 @@ class StaticAnalysis(DirectAnalysis):
         impulses, energy balance) are left out."""
         result = super().run(progress)
         result.quantities = {k: v for k, v in result.quantities.items() if not DYNAMIC_ONLY.search(k)}
-        result.warnings = [w for w in result.warnings if not w.startswith("energy grew")]
+        result.warnings = [w for w in result.warnings if not w.startswith(ENERGY_GREW)]
         for name in DYNAMIC_SERIES:
             result.histories.pop(name, None)
         return result
