@@ -289,3 +289,36 @@ def test_a_read_only_install_still_runs_modal_cases(tmp_path):
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("fem2d: note: the install and the user cache are read-only")
     assert json.loads((tmp_path / "out" / "result.json").read_text())["case"] == "sdnd101"
+
+
+_FINALISER_MEETS_SIGTERM = """
+import os, signal, sys
+from fem2d.studies import execution
+
+execution._worker_init()
+signal.signal(signal.SIGTERM, execution._raise_on_sigterm)  # as while a worker runs a case
+
+
+class Factorisation:
+    def __del__(self):  # garbage collected while the parent stops the worker
+        os.kill(os.getpid(), signal.SIGTERM)
+        sum(range(100000))  # the handler runs here, inside the finaliser
+
+
+try:
+    Factorisation()
+    total = sum(range(10**7))
+    print("went on")
+except execution._Terminated:
+    print("terminated")
+"""
+
+
+def test_a_sigterm_met_in_a_finaliser_still_ends_the_run():
+    """A worker's SIGTERM raised inside a PARDISO factorisation's ``__del__`` was printed
+    as an ignored exception (a Traceback on the study's stderr) and the run went on until
+    it was killed; it is sent again and ends the run in the run's own code."""
+    proc = subprocess.run([sys.executable, "-c", _FINALISER_MEETS_SIGTERM], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.stdout.strip() == "terminated", (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and "ignored" not in proc.stderr, proc.stderr

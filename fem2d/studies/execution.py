@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -148,6 +149,19 @@ def _raise_on_sigterm(signum, frame) -> None:
     raise _Terminated  # unwinds through the atomic writers, which remove their temporary files
 
 
+def _terminate_later(unraisable) -> None:
+    """A SIGTERM whose :class:`_Terminated` was raised inside a finaliser (a
+    factorisation's ``__del__`` during garbage collection) cannot unwind the run from
+    there: Python would print it as ignored and the run would go on. It is raised again
+    a millisecond later, by an alarm, in the run's own code (a signal sent now would be
+    handled inside this hook); any other unraisable exception goes to Python's hook."""
+    if isinstance(unraisable.exc_value, _Terminated):
+        signal.signal(signal.SIGALRM, _raise_on_sigterm)
+        signal.setitimer(signal.ITIMER_REAL, 1e-3)
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 #: one thread per worker process: the processes already fill the cores, and idle OpenMP threads
 #: spinning after a PARDISO solve in one worker were slowing the others several times over
 _SINGLE_THREAD = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
@@ -159,6 +173,7 @@ def _worker_init() -> None:
     one thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    sys.unraisablehook = _terminate_later
     _die_with_parent(os.getppid())
     for name in _SINGLE_THREAD:
         os.environ.setdefault(name, "1")
