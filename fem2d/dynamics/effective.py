@@ -7,8 +7,9 @@ zero where a matrix has none), and the values of :math:`K_{eff}` for any
 weights are then one pass over three arrays, in a matrix that shares the
 pattern's index arrays: no sparse addition with its temporaries (at level 6 a
 sparse sum made about 150 MB of temporaries at each new step size, while the
-factors were alive), and a factorisation that is given the same pattern again
-can refactorise on its kept analysis (:meth:`fem2d.linalg.base.SolverBackend.refactorize`).
+factors were alive), written into the array of the factors being replaced, and
+a factorisation that is given the same pattern again can refactorise on its
+kept analysis (:meth:`fem2d.linalg.base.SolverBackend.refactorize`).
 
 The values are those of the sparse sum :math:`(w_K K + w_M M) + w_C C`, bit for
 bit: each entry is computed with the same operations in the same order (an
@@ -35,9 +36,6 @@ class EffectiveMatrix:
         The terms, in the order the weights will be given (None: a term that is absent).
     upper
         Keep the upper triangle only (for a backend that reads no more of a symmetric matrix).
-
-    The values of :meth:`combine` are written into one buffer kept by this object:
-    a matrix it returned holds its values until the next call (a factorisation copies them).
 
     >>> k = sp.csr_matrix(np.array([[2.0, -1.0], [-1.0, 2.0]]))
     >>> m = sp.diags([1.0, 3.0]).tocsr()
@@ -74,7 +72,6 @@ class EffectiveMatrix:
             aligned = np.zeros(len(keys))
             aligned[np.searchsorted(keys, e[0])] = e[1]
             self.values.append(aligned)
-        self._buffer = np.empty(len(keys))
 
     @staticmethod
     def _entries(a: sp.spmatrix, upper: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -95,11 +92,13 @@ class EffectiveMatrix:
         where = np.searchsorted(keys, other)
         return bool(np.all(where < len(keys)) and np.array_equal(keys[np.minimum(where, len(keys) - 1)], other))
 
-    def combine(self, weights: Sequence[float]) -> sp.csr_matrix:
+    def combine(self, weights: Sequence[float], out: np.ndarray | None = None) -> sp.csr_matrix:
         r""":math:`\sum_i w_i A_i`, summed term after term in the order given (a zero weight or an
-        absent term skipped; a weight of one does not multiply), on the pattern's index arrays and
-        in this object's buffer (valid until the next call)."""
-        out = self._buffer
+        absent term skipped; a weight of one does not multiply), on the pattern's index arrays;
+        the values in ``out`` when given (an array of the pattern's length), by chunks (no
+        temporary of the matrix's size)."""
+        if out is None:
+            out = np.empty(len(self.indices))
         terms = [(w, v) for w, v in zip(weights, self.values) if v is not None and w]
         if not terms:
             out[:] = 0.0

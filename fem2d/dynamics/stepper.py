@@ -139,26 +139,37 @@ class NewmarkStepper:
         contact boundary is eliminated last (see :mod:`fem2d.dynamics.condensation`).
         """
 
-        def k_eff() -> sp.csr_matrix:
+        def k_eff(replacing: Factorization | None = None) -> sp.csr_matrix:
             w_k, w_c, w_m = self.scheme.weights(dt)
             s = self.system
             mass = self.scheme.mass(s)
+            if w_k != 0.0 and replacing is not None and self.backend.refactorizes:
+                # K, M and C on one pattern, made at the first refactorisation (a run of one step size
+                # keeps no copy of them); the values written into the old factors' array when it has one
+                if self._effective is None:
+                    self._effective = EffectiveMatrix([s.K_free, mass, s.C_free], upper=self.backend.upper_triangle)
+                values = getattr(replacing, "matrix_values", None)
+                if values is None or len(values) != len(self._effective.indices):
+                    values = None
+                return self._effective.combine([w_k, w_m, w_c], out=values)
             if w_k == 0.0:  # an explicit scheme: the mass alone (a lumped one stays diagonal), no stored zeros of K
                 k_eff = mass * w_m
-                if s.C_free is not None and w_c:
-                    k_eff = k_eff + s.C_free * w_c
-                k_eff = k_eff.tocsr()
-                # the full K_eff need not stay alive during the factorisation
-                return sp.triu(k_eff, format="csr") if self.backend.upper_triangle else k_eff
-            if self._effective is None:  # K, M and C on one pattern, once (upper triangle if that is all it needs)
-                self._effective = EffectiveMatrix([s.K_free, mass, s.C_free], upper=self.backend.upper_triangle)
-            return self._effective.combine([w_k, w_m, w_c])
+            else:
+                k_eff = s.K_free if w_k == 1.0 else s.K_free * w_k
+                if w_m:
+                    k_eff = k_eff + mass * w_m
+            if s.C_free is not None and w_c:
+                k_eff = k_eff + s.C_free * w_c
+            k_eff = k_eff.tocsr()
+            if self.backend.upper_triangle:  # the full K_eff need not stay alive during the factorisation
+                k_eff = sp.triu(k_eff, format="csr")
+            return k_eff
 
         # PARDISO's Schur complement on the mass alone (an explicit scheme, w_K = 0) crashes inside MKL
         # (mkl_pds_lp64_permutetips, seen on a lumped mass): the boundary is then condensed by solves
         schur = self.scheme.weights(dt)[0] != 0.0
         return self._factors.get(dt, lambda: self.factorize_timed(k_eff(), schur=schur),
-                                 lambda old: self.factorize_timed(k_eff(), schur=schur, replacing=old))
+                                 lambda old: self.factorize_timed(k_eff(old), schur=schur, replacing=old))
 
     def factorize_timed(
         self, k_eff: sp.spmatrix, schur: bool = True, replacing: Factorization | None = None

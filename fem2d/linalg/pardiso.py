@@ -118,8 +118,7 @@ class PardisoFactorization:
             matrix = _upper(matrix)
         matrix.sort_indices()
         self.n = matrix.shape[0]
-        # PARDISO reads the values again in the solves: a copy of its own (the caller may reuse its array)
-        self._data = np.array(matrix.data, dtype=float, order="C")
+        self._data = np.ascontiguousarray(matrix.data, dtype=float)
         self._indptr = (matrix.indptr + 1).astype(np.int32)  # PARDISO's one-based CSR
         self._indices = (matrix.indices + 1).astype(np.int32)
         del matrix  # its zero-based indices are not needed during the factorisation
@@ -181,7 +180,8 @@ class PardisoFactorization:
             matrix = _upper(matrix)
         new = object.__new__(PardisoFactorization)
         new.__dict__.update(self.__dict__)
-        np.copyto(new._data, matrix.data)  # the new values in the same memory: no new allocation
+        if matrix.data is not new._data:  # (the caller may have written them in place: matrix_values)
+            np.copyto(new._data, matrix.data)  # the new values in the same memory: no new allocation
         new._iparm = self._iparm.copy()
         new._args = None  # the pointers of the call are made again (its parameters are a new array)
         new.schur = None
@@ -190,6 +190,12 @@ class PardisoFactorization:
         self.schur = None
         new._factorize(22)
         return new
+
+    @property
+    def matrix_values(self) -> np.ndarray | None:
+        """The factorised matrix's values (CSR order, upper triangle for the symmetric types), which
+        :meth:`refactorize` overwrites: a caller may write the next matrix's values into them."""
+        return self._data
 
     @property
     def alive(self) -> bool:
