@@ -143,12 +143,13 @@ class NewmarkStepper:
             w_k, w_c, w_m = self.scheme.weights(dt)
             s = self.system
             mass = self.scheme.mass(s)
-            if w_k != 0.0 and replacing is not None and self.backend.refactorizes:
-                # K, M and C on one pattern, made at the first refactorisation (a run of one step size
-                # keeps no copy of them); the values written into the old factors' array when it has one
+            if w_k != 0.0 and self.backend.refactorizes:
+                # K, M and C on one pattern, made before the first factorisation (made later, its
+                # temporaries would add to the factors' memory); the values of a refactorisation are
+                # written into the replaced factors' array
                 if self._effective is None:
                     self._effective = EffectiveMatrix([s.K_free, mass, s.C_free], upper=self.backend.upper_triangle)
-                values = getattr(replacing, "matrix_values", None)
+                values = None if replacing is None else getattr(replacing, "matrix_values", None)
                 if values is None or len(values) != len(self._effective.indices):
                     values = None
                 return self._effective.combine([w_k, w_m, w_c], out=values)
