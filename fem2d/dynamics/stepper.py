@@ -101,6 +101,9 @@ class NewmarkStepper:
         self._forces: dict[float, np.ndarray] = {}
         self._effective: EffectiveMatrix | None = None
         self._mass_velocity: tuple[StepState, np.ndarray, np.ndarray] | None = None
+        #: whether the run will use several step sizes (events located by splitting steps): then
+        #: K_eff is combined on a fixed pattern from the first factorisation (see :meth:`factor`)
+        self.several_step_sizes = False
 
     def force_free(self, t: float) -> np.ndarray:
         """The system's load on the free dofs at t (:meth:`System.force_free`),
@@ -143,10 +146,13 @@ class NewmarkStepper:
             w_k, w_c, w_m = self.scheme.weights(dt)
             s = self.system
             mass = self.scheme.mass(s)
-            if w_k != 0.0 and self.backend.refactorizes:
-                # K, M and C on one pattern, made before the first factorisation (made later, its
-                # temporaries would add to the factors' memory); the values of a refactorisation are
-                # written into the replaced factors' array
+            if w_k != 0.0 and self.backend.refactorizes and (
+                self.several_step_sizes or replacing is not None or self._effective is not None
+            ):
+                # K, M and C on one pattern, made before the first factorisation when several step sizes
+                # are expected (made later, its temporaries add to the factors' memory; a run of one
+                # step size keeps no copy of them); the values of a refactorisation are written into
+                # the replaced factors' array
                 if self._effective is None:
                     self._effective = EffectiveMatrix([s.K_free, mass, s.C_free], upper=self.backend.upper_triangle)
                 values = None if replacing is None else getattr(replacing, "matrix_values", None)
@@ -298,6 +304,8 @@ def march(
     ``on_step(previous, new)`` sees every accepted (sub-)step.
     """
     t0 = state.t
+    if events is not None or stick_slip is not None:
+        stepper.several_step_sizes = True
     kinks = np.unique(np.asarray(breakpoints, dtype=float))
     n_steps = int(round((t_end - t0) / dt))
     if n_steps < 1 or abs(t0 + n_steps * dt - t_end) > 1e-9 * max(1.0, abs(t_end)):
