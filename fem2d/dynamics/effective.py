@@ -56,8 +56,8 @@ class EffectiveMatrix:
         entries = [None if a is None else self._entries(a, upper) for a in matrices]
         keys = next(e[0] for e in entries if e is not None)
         for e in entries:
-            if e is not None and not self._contains(keys, e[0]):
-                keys = np.union1d(keys, e[0])
+            if e is not None:
+                keys = self._union(keys, e[0])
         n_rows, n_cols = self.shape
         index = np.int32 if max(len(keys), n_cols) < 2**31 - 1 else np.int64
         self.indptr = np.zeros(n_rows + 1, dtype=index)
@@ -87,10 +87,21 @@ class EffectiveMatrix:
         return rows.astype(np.int64) * a.shape[1] + a.indices, a.data.copy()
 
     @staticmethod
-    def _contains(keys: np.ndarray, other: np.ndarray) -> bool:
-        """Whether every position of ``other`` is one of ``keys`` (both increasing)."""
+    def _union(keys: np.ndarray, other: np.ndarray) -> np.ndarray:
+        """The increasing positions of ``keys`` or ``other`` (both increasing, without
+        repeats), merged in one pass: ``np.union1d`` sorted or hashed them all again
+        (0.6 s at level 5 for the modified mass's pattern).
+
+        >>> EffectiveMatrix._union(np.array([1, 4, 9]), np.array([0, 4, 5, 10])).tolist()
+        [0, 1, 4, 5, 9, 10]
+        """
         where = np.searchsorted(keys, other)
-        return bool(np.all(where < len(keys)) and np.array_equal(keys[np.minimum(where, len(keys) - 1)], other))
+        found = keys[np.minimum(where, len(keys) - 1)] == other
+        found &= where < len(keys)
+        if found.all():
+            return keys
+        new = ~found
+        return np.insert(keys, where[new], other[new])
 
     def combine(self, weights: Sequence[float], out: np.ndarray | None = None) -> sp.csr_matrix:
         r""":math:`\sum_i w_i A_i`, summed term after term in the order given (a zero weight or an
