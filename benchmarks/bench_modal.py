@@ -27,7 +27,8 @@ import time
 t_start = time.perf_counter()
 import json, math, sys
 import numpy as np
-from fem2d.modal.integrators import integrate_modal, run_modal
+from fem2d.modal.integrators import integrate_modal
+from fem2d.modal.run import run_modal
 from fem2d.modal.basis import Excitation, ModalProblem
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
 from fem2d.modal.shocks import Obstacle

@@ -8,7 +8,7 @@ import pytest
 from fem2d.exact.modal_references import sdnd101_impact, sdnd104_stick_slip_power
 from fem2d.modal.basis import Excitation, ModalProblem
 from fem2d.modal.events import event_driven
-from fem2d.modal.integrators import run_modal
+from fem2d.modal.run import run_modal
 from fem2d.modal.shocks import Obstacle
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine
 

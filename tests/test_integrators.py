@@ -12,7 +12,8 @@ import pytest
 
 from fem2d.exact.modal_references import sdnd101_impact
 from fem2d.modal.basis import Excitation, ModalProblem
-from fem2d.modal.integrators import integrate_modal, run_modal
+from fem2d.modal.integrators import integrate_modal
+from fem2d.modal.run import run_modal
 from fem2d.modal.shocks import Obstacle
 from fem2d.model.timefunctions import PiecewiseLinear, Sine
 

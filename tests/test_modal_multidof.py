@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from scipy.integrate import solve_ivp
 
 from fem2d.modal.basis import ModalProblem, modal_basis, node_modes, project_initial
-from fem2d.modal.integrators import run_modal
+from fem2d.modal.run import run_modal
 from fem2d.modal.shocks import Obstacle
 from fem2d.post.impacts import impact_statistics
 

@@ -29,7 +29,8 @@ from fem2d.runs.sanity import DivergenceError, geometric_growth
 
 if TYPE_CHECKING:
     from fem2d.modal.basis import ModalProblem
-    from fem2d.modal.integrators import ModalHistory, ModalRun
+    from fem2d.modal.integrators import ModalHistory
+    from fem2d.modal.run import ModalRun
 
 #: The modal integrators, by name.
 INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
@@ -235,7 +236,7 @@ class ModalAnalysis:
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
         """Assemble, project, integrate, post-process; a state that blows up is an error
         naming the step and the time (:meth:`watch`)."""
-        from fem2d.modal.integrators import run_modal
+        from fem2d.modal.run import run_modal
 
         t_start = time.perf_counter()
         system = self.model.assemble()
