@@ -46,8 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``fem2d`` console script.
 
-    Exit status: 0 all checks passed; 1 a check failed or the computation failed
-    (:class:`~fem2d.errors.NumericalError`); 2 the input is at fault (one line
+    Exit status: 0 all checks passed; 1 a check failed, the run created energy beyond
+    ``post.energy_tolerance`` (its outputs written, with the warning), or the computation
+    failed (:class:`~fem2d.errors.NumericalError`); 2 the input is at fault (one line
     ``fem2d: error: <file>: <key>: <what was expected>``); 130 interrupted;
     141 the reader of the output went away (``| head``), quietly.
     """
