@@ -20,11 +20,22 @@ contact problem
 
 with the other zones' forces frozen at their latest values, zone after zone,
 until no zone's force changes by more than ``tolerance`` times the largest
-force (each zone keeps its own formulation, Coulomb coefficient and
-options). :math:`C` is symmetric positive definite, so for frictionless
-contact each sweep decreases the step's (convex) energy and the sweeps
-converge to the joint solution; weakly coupled zones (the two ends of a bar
-within one step) converge in two or three sweeps.
+force, or the sweep moves the boundary by no more than ``tolerance`` times
+its largest displacement (each zone keeps its own formulation, Coulomb
+coefficient and options). :math:`C` is symmetric positive definite, so for
+frictionless contact each sweep decreases the step's (convex) energy and the
+sweeps converge to the joint solution; weakly coupled zones (the two ends of a
+bar within one step) converge in two or three sweeps.
+
+The displacement test is for redundant constraints: a corner node slave to
+two zones (a block's corner on a floor and against a wall) that sticks on
+the floor and touches the wall has its horizontal motion held twice, by the
+floor's friction and the wall's normal force. Their split is not unique; a
+sweep shifts force from one to the other by a constant amount while the
+boundary does not move, so the force test is never met (a block pushed into
+a rigid wall with its impacts located failed at t = 0.095 s with 200 sweeps
+each changing the forces by 1.0e-10 of their largest). The motion is
+converged, and each zone's law holds at it.
 """
 
 from __future__ import annotations
@@ -328,6 +339,7 @@ class ContactCoupling:
         p_total = np.zeros(len(d_free))
         parts: list[ContactSolution] = [None] * len(self.zones)  # type: ignore[list-item]
         change, iterations = np.inf, 0
+        d_end = d_free.copy()
         for _sweep in range(self.max_sweeps):
             change = 0.0
             for z, (zone, formulation, dofs) in enumerate(zip(self.zones, self.formulations, self._zone_dofs)):
@@ -348,7 +360,11 @@ class ContactCoupling:
                 p_zone[z] = p_new
                 parts[z] = sol
             scale = float(np.max(np.abs(p_total), initial=0.0))
-            if change <= self.tolerance * scale or scale == 0.0 and change == 0.0:
+            d_previous, d_end = d_end, d_free + compliance @ p_total
+            moved = float(np.max(np.abs(d_end - d_previous), initial=0.0))
+            reach = float(np.max(np.abs(d_end), initial=0.0))
+            if (change <= self.tolerance * scale or scale == 0.0 and change == 0.0
+                    or 0.0 < reach and moved <= self.tolerance * reach):
                 combined = combined_solution(parts, self.where, len(self.boundary_nodes))
                 return replace(combined, iterations=iterations)
         combined = combined_solution(parts, self.where, len(self.boundary_nodes))
