@@ -206,9 +206,59 @@ class NewmarkScheme(TimeScheme):
     label: str = "newmark"
     #: a redistributed mass matrix on the free dofs (None: the system's); see :meth:`modified_mass`
     mass_matrix: sp.csr_matrix | None = field(default=None, compare=False, repr=False)
+    #: the map :math:`T` of the modified mass on the free dofs (None without one)
+    mass_map: sp.csr_matrix | None = field(default=None, compare=False, repr=False)
 
     def mass(self, system: System) -> sp.csr_matrix:
         return system.M_free if self.mass_matrix is None else self.mass_matrix
+
+    def initial_acceleration(
+        self, system: System, v: np.ndarray, rhs: np.ndarray, backend: SolverBackend
+    ) -> np.ndarray:
+        r"""The acceleration at the initial instant in the scheme's own mass.
+
+        With the system's mass, :math:`M a_0 = r` (``rhs``, :math:`r = f_0 - K u_0 - C v_0`).
+        With a modified mass :math:`M_{mod} = T^T M T` (:meth:`modified_mass`) the
+        contact nodes carry no inertia, so :math:`M_{mod} a_0 = r` has no solution
+        when the load acts on them at :math:`t_0`; the acceleration is that of the
+        kinematics the modified mass describes (the contact nodes moving with their
+        neighbours), :math:`a_0 = T b` with
+
+        .. math::
+
+            T^T M T\, b = T^T r ,
+
+        solved on the dofs that carry mass (:math:`T^T r` puts a contact node's load on
+        its neighbour). Then :math:`\mathbf 1^T M_{mod} a_0 = \mathbf 1^T r` in each
+        direction (:math:`T \mathbf 1 = \mathbf 1`): the first step's momentum change is
+        the impulse of the loads. The system's :math:`M^{-1} r` instead, in
+        :math:`M_{mod}`, is another force where the acceleration varies between a
+        contact node and its neighbour (a block pushed on its left side with both its
+        bottom and right sides in contact zones: 536 N of the 10 kN push missing over
+        the first step).
+
+        >>> import numpy as np, scipy.sparse as sp
+        >>> from fem2d.mesh import CellBlock, Mesh
+        >>> from fem2d.model.system import System
+        >>> from fem2d.linalg import get_solver
+        >>> mesh = Mesh(np.array([[0., 0], [1, 0], [1, 1], [0, 1]]), {"B": CellBlock("quad4", [[0, 1, 2, 3]])})
+        >>> M = sp.csr_matrix(np.eye(8))
+        >>> system = System(mesh, M, M, M * 0, np.zeros(0, int), np.zeros(0))
+        >>> s = NewmarkScheme().modified_mass(system, np.array([1, 2]))
+        >>> r = np.array([0.0, 0, 4, 0, 0, 0, 0, 0])  # 4 N along x on contact node 1
+        >>> a = s.initial_acceleration(system, np.zeros(8), r, get_solver("superlu"))
+        >>> a.tolist()  # node 1 moves with node 0, which carries both masses
+        [2.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+        >>> float((s.mass(system) @ a)[0::2].sum())
+        4.0
+        """
+        if self.mass_map is None or not np.any(rhs):
+            return super().initial_acceleration(system, v, rhs, backend)
+        T = self.mass_map
+        massive = np.flatnonzero(self.mass_matrix.diagonal() > 0.0)
+        b = np.zeros(len(v))
+        b[massive] = backend.factorize(sp.csr_matrix(self.mass_matrix[massive][:, massive])).solve((T.T @ rhs)[massive])
+        return T @ b
 
     def modified_mass(self, system: System, nodes: np.ndarray) -> NewmarkScheme:
         r"""The modified mass method (Khenous, Laborde & Renard 2008): no inertia
@@ -242,7 +292,9 @@ class NewmarkScheme(TimeScheme):
         >>> m.diagonal().tolist()
         [2.0, 2.0, 0.0, 0.0, 0.0, 0.0, 2.0, 2.0]
         """
-        return replace(self, mass_matrix=modified_mass_matrix(system, nodes), label=f"modified-mass {self.label}")
+        T = modified_mass_map(system, nodes)
+        return replace(self, mass_matrix=system.restrict((T.T @ system.M @ T).tocsr()), mass_map=system.restrict(T),
+                       label=f"modified-mass {self.label}")
 
     @classmethod
     def hht(cls, alpha: float) -> NewmarkScheme:
@@ -360,6 +412,14 @@ class StaticScheme(TimeScheme):
 
 def modified_mass_matrix(system: System, nodes: np.ndarray) -> sp.csr_matrix:
     """:math:`T^T M T` on the free dofs (see :meth:`NewmarkScheme.modified_mass`)."""
+    T = modified_mass_map(system, nodes)
+    return system.restrict((T.T @ system.M @ T).tocsr())
+
+
+def modified_mass_map(system: System, nodes: np.ndarray) -> sp.csr_matrix:
+    """The map :math:`T` of the modified mass on all dofs: each dof of a contact node
+    takes the same dof of its nearest node in a common cell off the contact boundary
+    (see :meth:`NewmarkScheme.modified_mass`)."""
     mesh = system.mesh
     nodes = np.unique(np.asarray(nodes, dtype=np.int64))
     on_boundary = np.zeros(mesh.n_nodes, dtype=bool)
@@ -376,5 +436,4 @@ def modified_mass_matrix(system: System, nodes: np.ndarray) -> sp.csr_matrix:
     n = system.n_dofs
     rows = np.arange(n)
     cols = (2 * target[:, None] + np.arange(2)).ravel()
-    T = sp.csr_matrix((np.ones(n), (rows, cols)), shape=(n, n))
-    return system.restrict((T.T @ system.M @ T).tocsr())
+    return sp.csr_matrix((np.ones(n), (rows, cols)), shape=(n, n))
