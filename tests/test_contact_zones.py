@@ -424,3 +424,34 @@ def test_the_momentum_of_a_block_in_two_zones_is_the_impulse_of_its_loads(tmp_pa
     assert np.abs(h["BODY:momentum_y"] - py).max() < 1e-9 * 700.0
     assert h["BODY:momentum_x"][-1] == pytest.approx(599.3916, abs=1e-4)  # 598.5357 with the 1.07 N s missing
 
+
+def test_a_friction_jump_at_a_corner_held_by_two_zones_is_the_zones_own(tmp_path, monkeypatch):
+    """The block against the wall: its floor slip reverses at t = 0.0873 s and the
+    stick/slip locator restarts the step there with the friction jump. The corner SE is
+    slave to both zones; the jump along the floor's tangent was read from the corner's
+    total force, wall normal force included, 14065 N where the floor's Coulomb friction
+    can change by at most 2 mu F_n = 8640 N. Each zone's jump is its own force's."""
+    from fem2d.dynamics import stickslip
+
+    jumps = []
+    restart = stickslip.StickSlipLocator.restart
+
+    def spy(self, stepper, event, t_target):
+        new = restart(self, stepper, event, t_target)
+        s = stepper.system
+        dma = stepper.scheme.mass(s) @ (new.a - event.a)
+        x, y = s.free_index[0::2], s.free_index[1::2]
+        floor, wall = event.solution.parts
+        jumps.append((dma[x[x >= 0]].sum(), dma[y[y >= 0]].sum(), floor.normal_force.sum(), wall.normal_force.sum()))
+        return new
+
+    monkeypatch.setattr(stickslip.StickSlipLocator, "restart", spy)
+    path = tmp_path / "block_wall.toml"
+    path.write_text(BLOCK_INTO_A_WALL)
+    run(str(path), {"time.end": 0.092})
+    assert len(jumps) == 1
+    jump_x, jump_y, floor_n, wall_n = jumps[0]
+    assert floor_n > 1e4 and wall_n > 5e4
+    assert 0.0 < jump_x <= 2 * 0.3 * floor_n  # the floor's friction along +x (it slid along -x)
+    assert abs(jump_y) <= 2 * 0.3 * wall_n
+    assert jump_x == pytest.approx(0.3 * floor_n, rel=1e-3)  # -mu F_n before, none after (the floor opens)

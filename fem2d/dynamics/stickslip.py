@@ -48,7 +48,9 @@ step second order again:
    end-of-step forces, :math:`O(\Delta t)` from the values just after the
    event: an :math:`O(\Delta t^2)` error in the velocity). The jump
    :math:`\Delta f` is the change of the slave forces along :math:`\tau_i`
-   (the normal force is continuous), with its reaction
+   (the normal force is continuous), each zone's own force (a node slave to
+   two zones, a block's corner on a floor and against a wall, carries both,
+   and the wall's normal force along the floor's tangent is no friction), with its reaction
    :math:`-w_{ia}\Delta f_i` on the master nodes. Of the acceleration jump
    :math:`M^{-1}\Delta f` the step needs the part it resolves: the rigid
    translation of each body, :math:`\Delta a = \sum_b T_b (T_b^T M T_b)^{-1}
@@ -72,7 +74,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from fem2d.contact.problem import SLIP
+from fem2d.contact.problem import SLIP, ContactSolution
 from fem2d.contact.search import master_surface, project
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 
@@ -273,11 +275,14 @@ class StickSlipLocator:
         except StepFailed:
             return event  # the step after the event is cut by the driver, from the event as it is
         self.reversals += 1
-        # the friction jump along the tangents, with its reaction on the master nodes
+        # the friction jump along the tangents, with its reaction on the master nodes; each zone's own
+        # forces: a node slave to two zones (a block's corner on a floor and against a wall) carries
+        # both, and the other zone's normal force along this zone's tangent is no friction
         jump = np.zeros_like(event.contact_force)
+        before, after = zone_forces(event.solution), zone_forces(trial.solution)
         for item in self._sliding:
             rows = self.rows[item.zone]
-            change = self._boundary(item.zone, trial.contact_force - event.contact_force)[item.nodes]
+            change = (after[item.zone] - before[item.zone])[item.nodes]
             along = np.einsum("pj,pj->p", change, item.tangent)[:, None] * item.tangent
             for where, force in ((rows[item.nodes], along),
                                  (rows[item.master_nodes], -item.weights[:, :, None] * along[:, None, :])):
@@ -297,6 +302,11 @@ class StickSlipLocator:
         parts = trial.solution.parts or (trial.solution,)
         slips = np.concatenate([parts[item.zone].slip[item.nodes] for item in self._sliding])
         return bool(abs(float(np.mean(slips))) <= 0.1 * reversal)
+
+
+def zone_forces(solution: ContactSolution) -> tuple[np.ndarray, ...]:
+    """Each zone's own contact forces on its boundary nodes, (n_boundary, 2) each."""
+    return tuple(part.forces for part in (solution.parts or (solution,)))
 
 
 @dataclass(frozen=True)
