@@ -78,8 +78,10 @@ class DirectHistory:
         self._K_s = s.restrict(s.K_springs)
         self._K_b: sp.csr_matrix | None = None  # K_free - K_s, made only for a state without K u (a copy of K)
         self._prescribed = s.has_prescribed_displacements
-        self._rows: list[dict] = []
-        self._slave_rows: list[dict] = []
+        # one tuple of scalars per record (the names of _COLUMNS) and, per record with a contact
+        # solution, its per-slave arrays: the contact columns are reduced once, in arrays()
+        self._rows: list[tuple] = []
+        self._solutions: list[tuple[np.ndarray, ...]] = []
         self._work = 0.0
         self._dissipation = 0.0
         self._normal_work = 0.0
@@ -145,53 +147,15 @@ class DirectHistory:
         if self.snapshot_every and len(self._rows) % self.snapshot_every == 0:
             self._snapshots.append((len(self._rows), state.u.copy()))
         kinetic, elastic, springs = self._energies(state)
-        row = {
-            "time": state.t,
-            "dt": dt,
-            "u": self._value(state, state.u),
-            "v": self._value(state, state.v),
-            "kinetic": kinetic,
-            "elastic": elastic,
-            "springs": springs,
-            "work_loads": self._work,
-            "friction_dissipation": self._dissipation,
-            "normal_contact_work": self._normal_work,
-            "energy_residual": kinetic + elastic + springs + self._dissipation - self._normal_work - self._work
-            - (self._energy0 or 0.0),
-            "newton_iterations": iterations,
-        }
+        residual = (kinetic + elastic + springs + self._dissipation - self._normal_work - self._work
+                    - (self._energy0 or 0.0))
+        self._rows.append((state.t, dt, self._value(state, state.u), self._value(state, state.v), kinetic, elastic,
+                           springs, self._work, self._dissipation, self._normal_work, residual, iterations))
         sol = state.solution
         if sol is not None:
-            row.update(
-                n_active=int(np.count_nonzero(sol.status != OPEN)),
-                n_sliding=int(np.count_nonzero(sol.status == SLIP)),
-                penetration=float(max(0.0, -sol.gap.min())) if len(sol.gap) else 0.0,
-                normal_force=float(sol.normal_force.sum()),
-                tangential_force=float(sol.tangential_force.sum()),
-                n_left_master=self._count_left(sol.left_master),
-            )
-            self._slave_rows.append(
-                {
-                    "normal_force": sol.normal_force.copy(),
-                    "tangential_force": sol.tangential_force.copy(),
-                    "gap": sol.gap.copy(),
-                    "status": sol.status.copy(),
-                }
-            )
-        self._rows.append(row)
-
-    def _count_left(self, outside: np.ndarray) -> int:
-        """Slave nodes outside their master now that projected inside it at an
-        earlier step: they have left the master surface (contact is no longer
-        enforced there). Nodes that never faced the master are not counted."""
-        if not len(outside):
-            return 0
-        was_inside = getattr(self, "_was_inside", None)
-        if was_inside is None or len(was_inside) != len(outside):
-            was_inside = np.zeros(len(outside), dtype=bool)
-        left = int(np.count_nonzero(outside & was_inside))
-        self._was_inside = was_inside | ~outside
-        return left
+            # the solution's arrays are the step's own (a new solution every step): kept, not copied
+            self._solutions.append((len(self._rows) - 1, sol.normal_force, sol.tangential_force, sol.gap, sol.status,
+                                    sol.left_master))
 
     def snapshots(self) -> Snapshots:
         """The displacement snapshots (empty when ``snapshot_every`` is 0)."""
@@ -199,18 +163,72 @@ class DirectHistory:
         u = [self.system.expand(v) for _, v in self._snapshots]
         return Snapshots(
             row=rows,
-            time=np.array([self._rows[r]["time"] for r in rows], dtype=float),
+            time=np.array([self._rows[r][0] for r in rows], dtype=float),
             u=np.vstack(u) if u else np.zeros((0, self.system.n_dofs)),
         )
 
     def arrays(self) -> dict[str, np.ndarray]:
         """Scalar series (one value per recorded instant) and, under
         ``slave_*`` keys, (n_times, n_slave) arrays of per-node contact values.
-        The initial instant has no contact solution: its slave rows are zeros."""
-        keys = self._rows[-1].keys()
-        out = {k: np.array([r.get(k, 0.0) for r in self._rows], dtype=float) for k in keys}
-        if self._slave_rows:
-            n = len(self._slave_rows[0]["gap"])
-            for k in self._slave_rows[0]:
-                out[f"slave_{k}"] = np.vstack([np.zeros(n), *[r[k] for r in self._slave_rows]])
+        The initial instant has no contact solution: its contact values are zeros.
+
+        The contact columns are reduced here from the stored per-slave arrays, row by
+        row as a step would (the same sums, minima and counts): ``n_active`` and
+        ``n_sliding`` count the statuses, ``penetration`` is ``max(0, -min gap)``,
+        ``normal_force`` and ``tangential_force`` sum the slave nodes' forces and
+        ``n_left_master`` counts the nodes outside their master that faced it at an
+        earlier record (:func:`left_master_counts`)."""
+        table = np.array(self._rows, dtype=float).reshape(len(self._rows), len(_COLUMNS))
+        out = {name: table[:, j].copy() for j, name in enumerate(_COLUMNS)}
+        if not self._solutions:
+            return out
+        rows = np.array([entry[0] for entry in self._solutions])
+        normal, tangential, gap, status = (np.array(a) for a in list(zip(*self._solutions))[1:5])
+        n = normal.shape[1]
+        reduced = {
+            "n_active": np.count_nonzero(status != OPEN, axis=1),
+            "n_sliding": np.count_nonzero(status == SLIP, axis=1),
+            "penetration": np.maximum(0.0, -gap.min(axis=1)) if n else np.zeros(len(rows)),
+            "normal_force": normal.sum(axis=1),
+            "tangential_force": tangential.sum(axis=1),
+            "n_left_master": left_master_counts([entry[5] for entry in self._solutions]),
+        }
+        for name, values in reduced.items():  # records without a solution (the initial state): zeros
+            out[name] = np.zeros(len(self._rows))
+            out[name][rows] = values
+        for name, values in (("normal_force", normal), ("tangential_force", tangential), ("gap", gap),
+                             ("status", status)):
+            out[f"slave_{name}"] = np.vstack([np.zeros((1, n)), values])
         return out
+
+
+#: the scalar columns of every record, in the order of :meth:`DirectHistory.arrays`
+_COLUMNS = ("time", "dt", "u", "v", "kinetic", "elastic", "springs", "work_loads", "friction_dissipation",
+            "normal_contact_work", "energy_residual", "newton_iterations")
+
+
+def left_master_counts(outside: list[np.ndarray]) -> np.ndarray:
+    """Per record (``outside``: one boolean array per record, over the slave nodes), the
+    slave nodes outside their master that projected inside it at an earlier record:
+    they have left the master surface (contact is no longer enforced there). Nodes
+    that never faced the master are not counted; a record without the flags (an
+    empty array) counts 0, and one of another length starts the memory afresh.
+
+    >>> left_master_counts([np.array(f) for f in ([True, False], [False, True], [True, True])]).tolist()
+    [0, 1, 2]
+    """
+    sizes = {len(flags) for flags in outside}
+    if len(sizes) == 1:  # the common case, vectorised: what faced the master at an earlier record
+        flags = np.array(outside, dtype=bool).reshape(len(outside), -1)
+        faced = np.logical_or.accumulate(~flags, axis=0)
+        earlier = np.vstack([np.zeros((1, flags.shape[1]), dtype=bool), faced[:-1]])
+        return np.count_nonzero(flags & earlier, axis=1)
+    counts, was_inside = np.zeros(len(outside), dtype=np.int64), None
+    for k, flags in enumerate(outside):
+        if not len(flags):
+            continue
+        if was_inside is None or len(was_inside) != len(flags):
+            was_inside = np.zeros(len(flags), dtype=bool)
+        counts[k] = np.count_nonzero(flags & was_inside)
+        was_inside = was_inside | ~flags
+    return counts
