@@ -191,14 +191,22 @@ def local_compliance(L: Linearisation, zone_edges: np.ndarray, workspace: Contac
     master; 0 if there is none. With a ``workspace``, reused while W is (see
     :func:`fem2d.contact.kinematics.delassus`).
     """
+    return compliance_of(L.kin, L.W, zone_edges, workspace)
+
+
+def compliance_of(
+    kin: Kinematics, W: np.ndarray, zone_edges: np.ndarray, workspace: ContactWorkspace | None = None
+) -> float:
+    """:func:`local_compliance` of the kinematics ``kin`` and their operator ``W``."""
     if workspace is None:
-        return _local_compliance(L, zone_edges)
+        return _local_compliance(W, kin.weight, kin.outside, zone_edges)
     # the same arrays as the last call (a kept pairing and W): its value without comparing their bytes
-    same = (L.W, zone_edges, L.kin.weight, L.kin.outside)
+    same = (W, zone_edges, kin.weight, kin.outside)
 
     def by_value() -> float:
-        key = (L.W, zone_edges.tobytes(), L.kin.weight.tobytes(), L.kin.outside.tobytes())
-        return workspace.last("local_compliance", key, lambda: _local_compliance(L, zone_edges), _same_w)
+        key = (W, zone_edges.tobytes(), kin.weight.tobytes(), kin.outside.tobytes())
+        return workspace.last("local_compliance", key,
+                              lambda: _local_compliance(W, kin.weight, kin.outside, zone_edges), _same_w)
 
     return workspace.last("local_compliance_of", same, by_value, _same_arrays)
 
@@ -207,15 +215,14 @@ def _same_arrays(old: tuple, new: tuple) -> bool:
     return all(a is b for a, b in zip(old, new))
 
 
-def _local_compliance(L: Linearisation, zone_edges: np.ndarray) -> float:
-    n = len(L.kin.weight)
+def _local_compliance(W: np.ndarray, weight: np.ndarray, outside: np.ndarray, zone_edges: np.ndarray) -> float:
+    n = len(weight)
     j, k = zone_edges[:, 0], zone_edges[:, 1]
-    inside = ~(L.kin.outside[j] | L.kin.outside[k])
+    inside = ~(outside[j] | outside[k])
     value = 0.0
     if inside.any():
         j, k = j[inside], k[inside]
-        w = 0.5 * (L.kin.weight[j] + L.kin.weight[k])
-        W = L.W
+        w = 0.5 * (weight[j] + weight[k])
         # the smaller of the normal and tangential medians: a rocking of the body is common
         # to neighbours tangentially but not normally
         value = float(

@@ -39,7 +39,8 @@ from typing import ClassVar
 import numpy as np
 
 from fem2d.contact import active_set
-from fem2d.contact.kinematics import node_kinematics, zone_weights
+from fem2d.contact.free_step import free_step
+from fem2d.contact.kinematics import Kinematics, node_kinematics, zone_weights
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
@@ -164,9 +165,16 @@ class LagrangeFormulation:
                 status, direction, _ = primal_dual_update(it, mu, True)
             return status, direction
 
+        def kinematics(d: np.ndarray) -> Kinematics:
+            return node_kinematics(problem, state.surface, d)
+
+        if self.max_iter >= 1:  # a step without contact forces (a flight) needs no loop
+            result = free_step(problem, kinematics, state.status, state.direction, self.tolerance)
+            if result is not None:
+                return discrete_solution(result, problem, state.surface)
         result = active_set.run(
             problem,
-            lambda d: node_kinematics(problem, state.surface, d),
+            kinematics,
             rule,
             np.zeros(2 * n),
             state.status,
