@@ -42,15 +42,16 @@ def test_references_follow_the_settings():
     # exact values computed for the settings: SPEC 1's printed digits
     assert default["x_at_1.70"] == pytest.approx(14.898649, abs=5e-7)
     assert default["x_ext_1"] == pytest.approx(14.911447, abs=5e-7)
-    aster = {"time.scheme": "hht", "time.stick_slip": False}  # code_aster's algorithm: no event located
+    # code_aster's algorithm: no event located, one run
+    aster = {"time.scheme": "hht", "time.stick_slip": False, "time.extrapolate": False}
     hht = {r["quantity"]: r["value"] for r in references_for(load_case("sdnv104a", aster))}
     assert hht == {"x_at_1.70": 14.836107, "x_at_3.40": 3.624710}
-    located = references_for(load_case("sdnv104a", {"time.scheme": "hht"}))
+    located = references_for(load_case("sdnv104a", {"time.scheme": "hht", "time.extrapolate": False}))
     assert not [r for r in located if r.get("source", "").startswith("code_aster")]
 
 
 def test_checks_compute_relative_and_absolute_errors():
-    case = load_case("sdnv104a")
+    case = load_case("sdnv104a", {"time.extrapolate": False})  # one run: x_at_* within 1e-3 relative
     ref = {r["quantity"]: r["value"] for r in references_for(case)}
     computed = {"x_at_1.70": ref["x_at_1.70"] * (1 + 2e-3), "t_ext_1": 1.735}
     checks = {c["quantity"]: c for c in make_checks(case, computed)}
@@ -58,6 +59,12 @@ def test_checks_compute_relative_and_absolute_errors():
     assert checks["t_ext_1"]["relative_error"] == pytest.approx(1.735 - ref["t_ext_1"]) and checks["t_ext_1"]["passed"]
     assert ref["t_ext_1"] == pytest.approx(1.731654, abs=5e-7)
     assert checks["x_at_3.40"]["value"] is None and not checks["x_at_3.40"]["passed"]  # not computed -> fails
+    # extrapolated in time (the default): 1e-5 m absolute (penalty: 1.5e-4 m, the most specific row)
+    default = {c["quantity"]: c for c in make_checks(load_case("sdnv104a"), {"x_at_1.70": ref["x_at_1.70"] + 9e-6})}
+    assert default["x_at_1.70"]["relative_error"] == pytest.approx(9e-6) and default["x_at_1.70"]["passed"]
+    assert not default["x_at_1.70"]["relative"] and default["x_at_1.70"]["tolerance"] == 1e-5
+    penalty = load_case("sdnv104a", {"contact.method": "penalty"})
+    assert {c["quantity"]: c for c in make_checks(penalty, {"x_at_1.70": 1.0})}["x_at_1.70"]["tolerance"] == 1.5e-4
 
 
 @pytest.mark.parametrize(

@@ -152,9 +152,11 @@ def test_factorisation_happens_once_per_step_size_however_many_newton_iterations
 
 
 def test_a_default_run_factorises_once():
-    t = fem2d.run("sdnv104a", ["time.end=1.0"]).timing
+    t = fem2d.run("sdnv104a", ["time.end=1.0", "time.extrapolate=false"]).timing
     assert t["factorizations"] == 1 and t["step_cuts"] == 0
     assert t["newton_iterations"] >= t["steps"]
+    # extrapolated in time (the case's default): once per run, at dt and at dt/2
+    assert fem2d.run("sdnv104a", ["time.end=1.0"]).timing["factorizations"] == 2
 
 
 def test_per_step_size_caches_are_bounded(block):

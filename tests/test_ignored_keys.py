@@ -153,6 +153,8 @@ CANTILEVER = '[case]\nname = "c"\nkind = "direct"\nextends = "cantilever"\n'
         (MODAL.format("sdnd104") + "[time]\nstick_slip = false\n", "time.stick_slip", "a modal case does not use it"),
         (STATIC + "[time]\nstick_slip = false\n", "time.stick_slip", "a static case does not use it"),
         (STATIC + "[time]\nevents = false\n", "time.events", "a static case does not use it"),
+        (MODAL.format("sdnd101") + "[time]\nextrapolate = true\n", "time.extrapolate", "a modal case does not use it"),
+        (STATIC + "[time]\nextrapolate = false\n", "time.extrapolate", "a static case does not use it"),
         (BAR + "[time]\nstick_slip = true\n", "time.stick_slip", "no contact zone has friction"),
         (CANTILEVER + "[time]\nevents = true\n", "time.events", "the case has no [contact] zone"),
         (MODAL.format("sdnd101") + '[report]\nnode = "NO1"\n', "report.node", "a modal case does not use it"),

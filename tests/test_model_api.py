@@ -59,7 +59,7 @@ def test_composed_model_is_the_case_model(block_mesh):
     assert built.model.bodies[0] == fem2d.Body("PATIN", E=2.1e11, nu=0.0, rho=7000.0)
     assert built.model.supports[1] == fem2d.Support("R1")
     assert built.model.contacts[0].slave == "LESC" and built.model.contacts[0].mu == 0.3
-    assert built.stepping == fem2d.TimeStepping(dt=0.01, end=0.2)
+    assert built.stepping == fem2d.TimeStepping(dt=0.01, end=0.2, extrapolate=True)
     assert built.scheme == fem2d.NewmarkScheme.generalized_alpha(0.7)
     assert built.report == fem2d.Report("A", "dx", at_times=[0.1], extrema=2)
     ramp = fem2d.PiecewiseLinear((0.0, 0.07), (0.0, 1.0))
@@ -71,7 +71,7 @@ def test_composed_model_is_the_case_model(block_mesh):
         loads=[fem2d.Pressure("FSUP", 7e4, ramp), fem2d.Pressure("FLAT", 2e5, ramp)],
         contacts=[fem2d.Contact("LESC", "LMAI", mu=0.3)],
     )
-    composed = fem2d.DirectAnalysis(model, fem2d.TimeStepping(dt=0.01, end=0.2),
+    composed = fem2d.DirectAnalysis(model, fem2d.TimeStepping(dt=0.01, end=0.2, extrapolate=True),
                                     fem2d.NewmarkScheme.generalized_alpha(0.7),
                                     report=fem2d.Report("A", at_times=[0.1])).run()
     from_case = fem2d.run(case)

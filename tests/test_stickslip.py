@@ -30,12 +30,13 @@ def sup_error(result) -> float:
 
 
 def test_sdnv104_is_second_order_in_time():
-    """Four step sizes (each divides the 0.07 s ramp): the largest error over the
+    """One run (time.extrapolate = false; tests/test_extrapolation.py checks the
+    extrapolated order). Four step sizes (each divides the 0.07 s ramp): the largest error over the
     run, through both slip reversals, is C dt^2 with one C (within 15 %); without
     the events located it is O(dt) and erratic (9.8e-3 at dt = 0.01, 2.5e-3 at
     both 0.007 and 0.005)."""
     dts = np.array([0.014, 0.01, 0.007, 0.005])
-    errors = np.array([sup_error(run("sdnv104a", time__dt=float(dt))) for dt in dts])
+    errors = np.array([sup_error(run("sdnv104a", time__dt=float(dt), time__extrapolate=False)) for dt in dts])
     order = np.polyfit(np.log(dts), np.log(errors), 1)[0]
     assert 1.85 <= order <= 2.15, (errors, order)
     constants = errors / dts**2
@@ -57,7 +58,7 @@ def test_every_modelisation_follows_the_exact_block_through_the_reversals(case):
 def test_code_asters_hht_is_unchanged_by_the_events():
     """code_aster's HHT (first order, alpha = -0.3) with the reversals located
     still gives code_aster's numbers (the tests of test_sdnv104.py check them)."""
-    q = run("sdnv104a", time__scheme="hht", time__alpha=-0.3).quantities
+    q = run("sdnv104a", time__scheme="hht", time__alpha=-0.3, time__extrapolate=False).quantities
     assert q["x_at_1.70"] == pytest.approx(14.836107, rel=2e-4)
     assert q["x_at_3.40"] == pytest.approx(3.624710, rel=1e-3)
 
@@ -95,6 +96,6 @@ def test_without_friction_there_is_no_locator():
 
 
 def test_the_locator_can_be_turned_off():
-    r = run("sdnv104a", time__stick_slip=False)
+    r = run("sdnv104a", time__stick_slip=False, time__extrapolate=False)
     assert r.timing["events_reversals"] == 0
     assert sup_error(r) > 5e-3  # first order: the reversals integrated as if at step ends

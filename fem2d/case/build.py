@@ -375,7 +375,7 @@ def build_analysis(case: Case) -> BuiltCase:
     t = s["time"]
     stepping = keys.make(TimeStepping, "time", dt=t["dt"], end=t["end"], cut_factor=t["cut_factor"],
                          min_dt=t["min_dt"], events=t["events"],
-                         stick_slip=t["stick_slip"])
+                         stick_slip=t["stick_slip"], extrapolate=t["extrapolate"])
     if s["case"]["kind"] in ("direct", "static"):
         r = s["report"]
         post = s["post"]

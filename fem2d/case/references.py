@@ -49,6 +49,7 @@ NUMERICAL = (
     "time.end",
     "time.cut_factor",
     "time.min_dt",
+    "time.extrapolate",
     "solver.",
     "mesh.element",
     "mesh.refine",

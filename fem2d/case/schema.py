@@ -237,6 +237,11 @@ TIME = Table(
             doc="split a step where a sliding contact stops or reverses and restart the scheme there "
             "(second order in time through stick/slip events; direct runs with friction)",
         ),
+        "extrapolate": Boolean(
+            default=False,
+            doc="run at dt and dt/2 and combine them by Richardson extrapolation, (2^p X(dt/2) - X(dt)) / (2^p - 1) "
+            "for a scheme of order p (direct runs; three times the steps; refused with time.events)",
+        ),
     }
 )
 

@@ -61,13 +61,13 @@ UNUSED_KEYS: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {
         "post": (("blocks",), "wear-power blocks are a modal case's"),
     },
     "static": {
-        "time": (("events", "stick_slip"), "a static case has no motion in time: no impact, release or slip "
-                 "to locate"),
+        "time": (("events", "stick_slip", "extrapolate"), "a static case has no motion in time: no impact, "
+                 "release or slip to locate, no time-discretisation error to extrapolate"),
         "report": (("bodies",), "momentum and kinetic energy: a static case has no motion"),
     },
     "modal": {
-        "time": (("events", "stick_slip"), "contact events of the direct path; the modal integrator is "
-                 "modal.integrator"),
+        "time": (("events", "stick_slip", "extrapolate"), "contact events and Richardson extrapolation of the "
+                 "direct path; the modal integrator is modal.integrator"),
         "report": (("node", "component", "at_times", "extrema", "modes", "snapshots", "bodies", "reactions",
                     "groups", "pressure_at"),
                    "a modal case reports its obstacles' impacts and wear (of [report] it reads report.curve only)"),

@@ -18,7 +18,9 @@ class TimeStepping:
     With ``stick_slip`` (the default), a step in which a sliding contact node
     stops or reverses is split at that instant and the scheme restarted there
     (:class:`fem2d.dynamics.stickslip.StickSlipLocator`): second order in time
-    through stick/slip events.
+    through stick/slip events. With ``extrapolate``, a direct run is made at
+    ``dt`` and at ``dt / 2`` and its histories combined by Richardson
+    extrapolation (:mod:`fem2d.runs.extrapolation`).
 
     >>> TimeStepping(dt=0.01, end=3.5).n_steps
     350
@@ -34,6 +36,7 @@ class TimeStepping:
     min_dt: float = 1e-7
     events: bool = False
     stick_slip: bool = True
+    extrapolate: bool = False
 
     def __post_init__(self) -> None:
         for name in ("dt", "end", "min_dt"):

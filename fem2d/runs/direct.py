@@ -163,7 +163,44 @@ class DirectAnalysis:
         return NewmarkStepper(system, scheme, backend, coupling)
 
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
-        """Assemble, integrate, post-process; ``progress(t)`` follows the simulated time."""
+        """Assemble, integrate, post-process; ``progress(t)`` follows the simulated time.
+        With ``stepping.extrapolate``, two runs combined (:mod:`fem2d.runs.extrapolation`)."""
+        if self.stepping.extrapolate:
+            from fem2d.runs.extrapolation import extrapolated_run
+
+            return extrapolated_run(self, progress)
+        run = self.integrate(progress)
+        fields = DirectFields(self.model, run.system, run.final, run.report_dof, run.snapshots,
+                              self.pressure(run.system, run.series))
+        quantities = self.quantities(run.system, run.series)
+        return Result(quantities, run.timing, run.series, fields, warnings=self.warnings(run, quantities, run.series),
+                      notes=run.notes)
+
+    def resolve_scheme(self, system: System) -> tuple[TimeScheme, list[str]]:
+        """The scheme the run integrates with (the automatic choice made on ``system``,
+        the modified mass applied) and the notes that say what was chosen."""
+        scheme, notes = self.scheme, []
+        if isinstance(scheme, ContactSchemeChoice):  # chosen on the assembled system, and said so
+            if self.modified_mass:
+                raise ModelError(self, "modified_mass", "the automatic choice decides the mass itself")
+            if system.zones:
+                scheme, note = scheme.choose(system, self.stepping.dt, contact_mass_nodes(system))
+                notes.append(note)
+            else:
+                scheme = scheme.implicit
+        if self.modified_mass:
+            if not system.zones:
+                raise ModelError(self, "modified_mass", "the modified mass method needs a contact zone")
+            if not hasattr(scheme, "modified_mass"):
+                raise ModelError(self, "scheme", f"{scheme.label} has no modified mass form")
+            scheme = scheme.modified_mass(system, contact_mass_nodes(system))
+        return scheme, notes
+
+    def integrate(
+        self, progress: Callable[[float], None] | None = None, scheme: TimeScheme | None = None
+    ) -> Integration:
+        """Assemble and march; ``scheme`` (already resolved, see :meth:`resolve_scheme`)
+        replaces the analysis' own choice."""
         t_start = time.perf_counter()
         try:
             backend = get_solver(self.solver)
@@ -181,21 +218,7 @@ class DirectAnalysis:
                                  "law, which a penalty force of the gap is not: use exact contact (Lagrange or "
                                  "continuous) or another scheme")
             coupling = ContactCoupling(system, system.zones, formulations)
-        scheme, notes = self.scheme, []
-        if isinstance(scheme, ContactSchemeChoice):  # chosen on the assembled system, and said so
-            if self.modified_mass:
-                raise ModelError(self, "modified_mass", "the automatic choice decides the mass itself")
-            if system.zones:
-                scheme, note = scheme.choose(system, self.stepping.dt, contact_mass_nodes(system))
-                notes.append(note)
-            else:
-                scheme = scheme.implicit
-        if self.modified_mass:
-            if not system.zones:
-                raise ModelError(self, "modified_mass", "the modified mass method needs a contact zone")
-            if not hasattr(scheme, "modified_mass"):
-                raise ModelError(self, "scheme", f"{scheme.label} has no modified mass form")
-            scheme = scheme.modified_mass(system, contact_mass_nodes(system))
+        scheme, notes = (scheme, []) if scheme is not None else self.resolve_scheme(system)
         limit = scheme.critical_step(system)
         if self.stepping.dt > limit * (1.0 + 1e-9):  # before the march, not after it has blown up (round-off: equal)
             raise ModelError(self.stepping, "dt", f"{self.stepping.dt:g} s is above the stability limit "
@@ -243,28 +266,7 @@ class DirectAnalysis:
         if "work_motions" in measured:  # moving supports and obstacles work like loads
             series["work_loads"] = series["work_loads"] + measured["work_motions"]
             series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
-        quantities = direct_quantities(self.report, series)
-        r = self.report
-        quantities.update(
-            measured_quantities(measured, list(r.bodies), [zone.name for zone in system.zones], list(r.at_times),
-                                list(reactions), r.impact_threshold, r.impact_quiet, r.window,
-                                groups=list(r.groups), n_extrema=r.extrema)
-        )
         series.update({k: v for k, v in measured.items() if k != "time"})
-        if system.zones and "slave_normal_force" in series:
-            quantities.update(pressure_quantities(system.zones, series["slave_normal_force"],
-                                                  self.slave_thicknesses(), zone_prefixes(system)))
-        pressure = None
-        if self.report.pressure_at:
-            if not system.zones:
-                raise ModelError(self.report, "pressure_at", "the model has no contact zone")
-            pressure = pressure_rows(system.zones, series["time"], series["slave_normal_force"],
-                                     self.slave_thicknesses(), list(self.report.pressure_at))
-        if self.report.modes:
-            from fem2d.modal.basis import modal_basis
-
-            for i, f in enumerate(modal_basis(system.K_free, system.M_free, self.report.modes).frequencies, start=1):
-                quantities[f"f_{i}"] = float(f)
         counters = stepper.counters
         timing = {
             "steps": counters.steps,
@@ -288,10 +290,62 @@ class DirectAnalysis:
             "n_slave": int(sum(zone.n_slave for zone in system.zones)),
         }
         snapshots = history.snapshots() if history.snapshot_every else None
-        fields = DirectFields(self.model, system, final, report_dof, snapshots, pressure)
-        warning = energy_warning(quantities, self.report.energy_tolerance, energy_remedy(scheme, st.events))
-        warnings = ([] if warning is None else [warning]) + left_master_warnings(series)
-        return Result(quantities, timing, series, fields, warnings=warnings, notes=notes)
+        return Integration(system, scheme, series, timing, final, report_dof, snapshots, notes)
+
+    def quantities(self, system: System, series: dict[str, np.ndarray]) -> dict[str, float]:
+        """The run's quantities, all read from its histories ``series`` (what
+        :meth:`integrate` recorded, or a combination of runs: the same function
+        serves both, so every quantity follows the series it is read from)."""
+        quantities = direct_quantities(self.report, series)
+        r = self.report
+        reactions = r.reaction_dofs(system.mesh, system.fixed)
+        quantities.update(
+            measured_quantities(series, list(r.bodies), [zone.name for zone in system.zones], list(r.at_times),
+                                list(reactions), r.impact_threshold, r.impact_quiet, r.window,
+                                groups=list(r.groups), n_extrema=r.extrema)
+        )
+        if system.zones and "slave_normal_force" in series:
+            quantities.update(pressure_quantities(system.zones, series["slave_normal_force"],
+                                                  self.slave_thicknesses(), zone_prefixes(system)))
+        if self.report.modes:
+            from fem2d.modal.basis import modal_basis
+
+            for i, f in enumerate(modal_basis(system.K_free, system.M_free, self.report.modes).frequencies, start=1):
+                quantities[f"f_{i}"] = float(f)
+        return quantities
+
+    def pressure(self, system: System, series: dict[str, np.ndarray]) -> tuple[list[str], list[list]] | None:
+        """The contact pressure at ``Report.pressure_at`` read from ``series`` (pressure.csv), or None."""
+        if not self.report.pressure_at:
+            return None
+        if not system.zones:
+            raise ModelError(self.report, "pressure_at", "the model has no contact zone")
+        return pressure_rows(system.zones, series["time"], series["slave_normal_force"], self.slave_thicknesses(),
+                             list(self.report.pressure_at))
+
+    def warnings(self, run: Integration, quantities: dict[str, float], series: dict[str, np.ndarray]) -> list[str]:
+        """What the run distrusts in itself: energy created, slave nodes off their master."""
+        warning = energy_warning(quantities, self.report.energy_tolerance,
+                                 energy_remedy(run.scheme, self.stepping.events))
+        return ([] if warning is None else [warning]) + left_master_warnings(series)
+
+
+@dataclass
+class Integration:
+    """One march of a :class:`DirectAnalysis`, before its quantities: the
+    assembled system, the scheme it ran (resolved), the histories (the
+    reported dof, energies, contact, measures: :meth:`DirectHistory.arrays`
+    and :meth:`MeasureRecorder.arrays` merged), the work counters, the final
+    state and the snapshots."""
+
+    system: System
+    scheme: TimeScheme
+    series: dict[str, np.ndarray]
+    timing: dict[str, float]
+    final: StepState
+    report_dof: int | None
+    snapshots: Snapshots | None
+    notes: list[str]
 
 
 def energy_remedy(scheme: TimeScheme, events: bool) -> str:

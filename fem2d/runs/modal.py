@@ -238,6 +238,8 @@ class ModalAnalysis:
         naming the step and the time (:meth:`watch`)."""
         from fem2d.modal.run import run_modal
 
+        if self.stepping.extrapolate:  # a direct-path option (fem2d/runs/extrapolation.py)
+            raise ModelError(self.stepping, "extrapolate", "a modal analysis does not extrapolate in time")
         t_start = time.perf_counter()
         system = self.model.assemble()
         problem = self.problem(system)

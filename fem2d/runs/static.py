@@ -84,6 +84,9 @@ class StaticAnalysis(DirectAnalysis):
             raise ModelError(self, "regularization", f"expected a number in (0, 1), got {self.regularization!r}")
         if self.stepping.events:
             raise ModelError(self.stepping, "events", "a static analysis has no contact events to locate")
+        if self.stepping.extrapolate:
+            raise ModelError(self.stepping, "extrapolate", "a static analysis has no time-discretisation error "
+                             "to extrapolate")
 
     def stepper(
         self, system: System, scheme: TimeScheme, backend: SolverBackend, coupling: ContactCoupling | None
