@@ -272,11 +272,11 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
 
     The scheme is resolved once, on the coarse run (an automatic choice is not
     made again at dt/2, where the explicit scheme could become stable). The
-    result's histories and quantities are the extrapolation's; its final
-    state and system (``fields``, what a following run starts from) the dt/2
-    run's; its displacement snapshots the dt run's (they index the histories'
-    instants, which are the dt run's); pressure rows are read from the
-    combined histories. ``notes`` say so.
+    result's histories and quantities are the combination's (:func:`combine`:
+    the contact law's columns, so the pressure rows, are the dt/2 run's); its
+    final state and system (``fields``, what a following run starts from) the
+    dt/2 run's; its displacement snapshots the dt run's (they index the
+    histories' instants, which are the dt run's). ``notes`` say so.
 
     A cantilever under a tip load that follows a sine, the tip's deflection at
     0.2 s against a run at a fifty times smaller step:
@@ -329,9 +329,9 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     else:
         series, error = combine(coarse.series, fine.series, order)
         warnings = []
-        notes.append(f"Richardson extrapolation of order {order} of runs at {dt}: histories at the dt run's "
-                     "instants, (2^p X(dt/2) - X(dt)) / (2^p - 1); final state the dt/2 run's, snapshots the "
-                     "dt run's, pressure rows from the extrapolated histories")
+        notes.append(f"Richardson extrapolation of order {order} of runs at {dt}: at the dt run's instants, "
+                     "motion and energies (2^p X(dt/2) - X(dt)) / (2^p - 1); contact forces, gaps, statuses, "
+                     "reactions (so pressure rows) and the final state the dt/2 run's; snapshots the dt run's")
         snapshots = coarse.snapshots
     from fem2d.runs.direct import DirectFields
 
