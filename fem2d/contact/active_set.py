@@ -191,22 +191,24 @@ def local_compliance(L: Linearisation, zone_edges: np.ndarray, workspace: Contac
     master; 0 if there is none. With a ``workspace``, reused while W is (see
     :func:`fem2d.contact.kinematics.delassus`).
     """
-    return compliance_of(L.kin, L.W, zone_edges, workspace)
+    return compliance_of(L.W, L.kin.weight, L.kin.outside, zone_edges, workspace)
 
 
 def compliance_of(
-    kin: Kinematics, W: np.ndarray, zone_edges: np.ndarray, workspace: ContactWorkspace | None = None
+    W: np.ndarray, weight: np.ndarray, outside: np.ndarray, zone_edges: np.ndarray,
+    workspace: ContactWorkspace | None = None,
 ) -> float:
-    """:func:`local_compliance` of the kinematics ``kin`` and their operator ``W``."""
+    """:func:`local_compliance` of the operator ``W`` of kinematics with these
+    ``weight`` and ``outside`` flags."""
     if workspace is None:
-        return _local_compliance(W, kin.weight, kin.outside, zone_edges)
+        return _local_compliance(W, weight, outside, zone_edges)
     # the same arrays as the last call (a kept pairing and W): its value without comparing their bytes
-    same = (W, zone_edges, kin.weight, kin.outside)
+    same = (W, zone_edges, weight, outside)
 
     def by_value() -> float:
-        key = (W, zone_edges.tobytes(), kin.weight.tobytes(), kin.outside.tobytes())
-        return workspace.last("local_compliance", key,
-                              lambda: _local_compliance(W, kin.weight, kin.outside, zone_edges), _same_w)
+        key = (W, zone_edges.tobytes(), weight.tobytes(), outside.tobytes())
+        return workspace.last("local_compliance", key, lambda: _local_compliance(W, weight, outside, zone_edges),
+                              _same_w)
 
     return workspace.last("local_compliance_of", same, by_value, _same_arrays)
 

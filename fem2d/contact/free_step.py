@@ -35,59 +35,64 @@ case is the loop's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from fem2d.contact.active_set import TINY, LoopResult, compliance_of, length_floor, length_tolerance
-from fem2d.contact.kinematics import Kinematics, delassus
+from fem2d.contact.kinematics import delassus, node_geometry, node_kinematics
 from fem2d.contact.problem import CondensedProblem
+from fem2d.contact.search import MasterSurface
 
 
 def free_step(
     problem: CondensedProblem,
-    kinematics: Callable[[np.ndarray], Kinematics],
+    surface: MasterSurface,
     status: np.ndarray,
     direction: np.ndarray,
     tolerance: float,
 ) -> LoopResult | None:
     """The result :func:`fem2d.contact.active_set.run` gives for a step started
-    from ``status`` and ``direction`` with ``rule_at_start=False`` and the Lagrange
-    rule, when it converges on :math:`\\lambda = 0` after one re-pairing at the free
-    displacement (see the module docstring); None when the step may go otherwise
-    (the loop then solves it).
+    from ``status`` and ``direction`` with ``rule_at_start=False``, the Lagrange
+    rule and the node-to-segment kinematics on ``surface``
+    (:func:`~fem2d.contact.kinematics.node_kinematics`), when it converges on
+    :math:`\\lambda = 0` after one re-pairing at the free displacement (see the
+    module docstring); None when the step may go otherwise (the loop then solves it).
 
-    Only for kinematics of unit weights (node to segment): the weighted forms
-    scale their rows.
+    At the start only the decisions are made: the slips there are zero
+    (:math:`d = d_0`), so the model's values are the gaps and zeros, and the
+    kinematics' own are made at the end only.
     """
     n = problem.zone.n_slave
     d0 = problem.d_start.ravel()
-    kin0 = kinematics(problem.d_start)
-    if not kin0.unit:
-        return None
+    if problem.velocity_level:  # the gaps less their start offsets: the kinematics' own
+        kin0 = node_kinematics(problem, surface, problem.d_start)
+        B0, outside0, x0 = kin0.B, kin0.outside, kin0.values()
+    else:
+        projection, B0, any_outside = node_geometry(problem, surface, problem.d_start)
+        outside0 = projection.outside
+        gap0 = np.where(outside0, 0.0, projection.gap) if any_outside else projection.gap
+        x0 = np.concatenate((gap0, np.zeros(n)))
     lam = np.zeros(2 * n)
-    W0, _, _, _ = delassus(kin0.B, problem.compliance, problem.workspace)
-    x0 = kin0.values()
-    lin0 = x0 + kin0.B.dot(problem.d_free.ravel() - d0) + W0.dot(lam)
-    facing = ~kin0.outside
-    if not (lin0[:n][facing] > 0.0).all():
+    W0, _, _, _ = delassus(B0, problem.compliance, problem.workspace)
+    lin0 = x0 + B0.dot(problem.d_free.ravel() - d0) + W0.dot(lam)
+    if not (lin0[:n][~outside0] > 0.0).all():
         return None  # a node closes (or a value is not finite): the loop decides
     force_tol = tolerance * TINY
-    compliance = compliance_of(kin0, W0, problem.zone.slave_local, problem.workspace)
+    weight = problem.workspace.unit_weights(n)
+    compliance = compliance_of(W0, weight, outside0, problem.zone.slave_local, problem.workspace)
     length_tol = length_tolerance(length_floor(problem), force_tol, compliance)
     mismatch = float(np.abs(lin0 - x0).max())
     if tolerance * max(0.0 / force_tol, mismatch / length_tol) <= tolerance:
         return None  # the loop stops at the start, on its linear model
-    d = problem.displacement(kin0.B.transpose_dot(lam)).ravel()
-    kin = kinematics(d.reshape(-1, 2))
+    p = np.zeros(2 * problem.zone.n_boundary)  # B^T 0
+    d = problem.displacement(p).ravel()
+    kin = node_kinematics(problem, surface, d.reshape(-1, 2))
     W, _, _, _ = delassus(kin.B, problem.compliance, problem.workspace)
     lin = kin.values() + kin.B.dot(problem.d_free.ravel() - d) + W.dot(lam)
     if not np.isfinite(lin).all():
         return None
     gap, slip = lin[:n], lin[n:]
-    outside = kin.any_outside if kin.any_outside is not None else bool(kin.outside.any())
-    if outside:
+    if kin.any_outside:
         gap = np.where(kin.outside, np.inf, gap)
     if (gap < 0.0).any():
         return None  # a node penetrates at the free displacement: the loop activates it
-    return LoopResult(lam, kin.B.transpose_dot(lam), kin, status.copy(), direction.copy(), 0, True, 0.0, gap, slip)
+    return LoopResult(lam, p, kin, status.copy(), direction.copy(), 0, True, 0.0, gap, slip)

@@ -188,20 +188,27 @@ def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nda
 
     The pairing and the rows depend on ``d`` alone, the slips on ``d`` and the
     start of the step: the last pairing and rows are kept in the problem's
-    workspace for the same ``d`` and surface (:func:`_node_geometry`). A step
+    workspace for the same ``d`` and surface (:func:`node_geometry`). A step
     linearises at its start, where the last step's solution left the boundary,
     so a step without contact pairs once instead of twice.
     """
-    zone, ws = problem.zone, problem.workspace
-    n_s = zone.n_slave
-    proj, B, outside = ws.last("node_geometry", (surface, d.tobytes()), partial(_node_geometry, problem, surface, d),
-                               _same_object_and_values)
+    n_s = problem.zone.n_slave
+    proj, B, outside = node_geometry(problem, surface, d)
     du = d - problem.d_start
     slip = _slips(proj, du, du[:n_s], outside)
-    weights = ws.unit_weights(n_s)
+    weights = problem.workspace.unit_weights(n_s)
     offset = start_gap_offset(problem, surface)
     gap = proj.gap if offset is None else proj.gap - offset
     return Kinematics(gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
+
+
+def node_geometry(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> tuple[Projection, Rows, bool]:
+    """The pairing of the slave nodes at ``d`` (n_boundary, 2), the rows B of their gaps and
+    slips and whether some node is outside the master: the part of :func:`node_kinematics`
+    that depends on ``d`` alone, kept in the problem's workspace for the same ``d`` and
+    surface (read-only arrays)."""
+    return problem.workspace.last("node_geometry", (surface, d.tobytes()), partial(_node_geometry, problem, surface, d),
+                                  _same_object_and_values)
 
 
 def _node_geometry(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> tuple[Projection, Rows, bool]:
@@ -259,6 +266,22 @@ def slave_weights(zone: ContactZone) -> np.ndarray:
 def zone_weights(problem: CondensedProblem) -> np.ndarray:
     """:func:`slave_weights` of the problem's zone, kept in its workspace."""
     return problem.workspace.last("slave_weights", problem.zone, partial(slave_weights, problem.zone))
+
+
+def nodal_pressure(problem: CondensedProblem, force: np.ndarray) -> np.ndarray:
+    """Nodal forces per unit tributary length (Pa per unit thickness): ``force`` (N, one
+    per slave node) over :func:`zone_weights`, zero on a node without length.
+
+    The nodes with length and the divisors are kept in the workspace with the weights.
+    """
+    weights = zone_weights(problem)
+
+    def make() -> tuple[np.ndarray, np.ndarray]:
+        positive = weights > 0.0
+        return positive, np.where(positive, weights, 1.0)
+
+    positive, safe = problem.workspace.last("pressure_divisors", weights, make)
+    return np.where(positive, force / safe, 0.0)
 
 
 def nodal_kinematics(

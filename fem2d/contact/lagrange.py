@@ -40,7 +40,7 @@ import numpy as np
 
 from fem2d.contact import active_set
 from fem2d.contact.free_step import free_step
-from fem2d.contact.kinematics import Kinematics, node_kinematics, zone_weights
+from fem2d.contact.kinematics import nodal_pressure, node_kinematics
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
@@ -165,16 +165,13 @@ class LagrangeFormulation:
                 status, direction, _ = primal_dual_update(it, mu, True)
             return status, direction
 
-        def kinematics(d: np.ndarray) -> Kinematics:
-            return node_kinematics(problem, state.surface, d)
-
         if self.max_iter >= 1:  # a step without contact forces (a flight) needs no loop
-            result = free_step(problem, kinematics, state.status, state.direction, self.tolerance)
+            result = free_step(problem, state.surface, state.status, state.direction, self.tolerance)
             if result is not None:
                 return discrete_solution(result, problem, state.surface)
         result = active_set.run(
             problem,
-            kinematics,
+            lambda d: node_kinematics(problem, state.surface, d),
             rule,
             np.zeros(2 * n),
             state.status,
@@ -192,7 +189,6 @@ def discrete_solution(
     """The step's solution of a discrete formulation, with its next state."""
     n = problem.zone.n_slave
     lam_n, lam_t = result.lam[:n], result.lam[n:]
-    weights = zone_weights(problem)
-    pressure = np.where(weights > 0.0, lam_n / np.where(weights > 0.0, weights, 1.0), 0.0)
+    pressure = nodal_pressure(problem, lam_n)
     state = DiscreteState(surface, result.status.copy(), result.direction.copy(), lam_n.copy(), lam_t.copy(), pressure)
     return active_set.solution(result, problem, state)
