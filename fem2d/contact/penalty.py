@@ -47,7 +47,7 @@ import numpy as np
 
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import return_map, reversal_to_stick
-from fem2d.contact.kinematics import node_kinematics, zone_weights
+from fem2d.contact.kinematics import nodal_pressure, node_kinematics, zone_weights
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
@@ -295,8 +295,7 @@ class PenaltyFormulation:
         else:
             gap, slip = active_set.model_values(L, lam)
         lam_n, lam_t = lam[:n], lam[n:]
-        weights = zone_weights(problem)
-        pressure = np.where(weights > 0.0, lam_n / np.where(weights > 0.0, weights, 1.0), 0.0)
+        pressure = nodal_pressure(problem, lam_n)
         # a stuck node keeps its elastic tangential force; an open one forgets its anchor
         new_state = replace(
             state,

@@ -52,6 +52,7 @@ class EventLocator:
         self._gaps: deque[tuple[float, np.ndarray]] = deque(maxlen=3)
         self._open: np.ndarray | None = None  # the slave nodes open at the end of the last step
         self._forces: deque[tuple[float, np.ndarray]] = deque(maxlen=2)
+        self._last_open: tuple[ContactSolution, np.ndarray] | None = None
         #: how many steps were split, by kind
         self.impacts = 0
         self.releases = 0
@@ -63,17 +64,28 @@ class EventLocator:
         if self._gaps and len(self._gaps[-1][1]) != len(solution.gap):
             self._gaps.clear()  # the slave set changed (cannot happen with fixed zones; be safe)
         self._gaps.append((t_end, solution.gap.copy()))
-        self._open = _open(solution)
+        self._open = self._open_at(solution)
         self._forces.append((t_end, solution.normal_force.copy()))
+
+    def _open_at(self, solution: ContactSolution) -> np.ndarray:
+        """:func:`_open` of ``solution``, kept for the last solution (:meth:`split`, then
+        :meth:`record` of the same step)."""
+        last = self._last_open
+        if last is None or last[0] is not solution:
+            last = self._last_open = (solution, _open(solution))
+        return last[1]
 
     def split(self, t_start: float, t_end: float, solution: ContactSolution | None) -> float | None:
         """The fraction in (0, 1) of the step [t_start, t_end] (just solved, with
         ``solution`` at its end) at which the first event happens, or None."""
         if solution is None or not self._gaps or self._gaps[-1][0] != t_start or t_end - t_start < self.min_step:
             return None
+        now_open = self._open_at(solution)
+        if now_open.all() and self._open.all():
+            return None  # open at both ends (a flight): nothing hits, nothing leaves
         found = (
-            self._impact(t_start, t_end, solution),
-            self._release(t_start, t_end, solution),
+            self._impact(t_start, t_end, solution, now_open),
+            self._release(t_start, t_end, solution, now_open),
         )
         fractions = [f for f in found if f]
         return min(fractions) if fractions else None
@@ -87,9 +99,9 @@ class EventLocator:
             return None
         return min(max(round(fraction * DIVISIONS), 1), DIVISIONS - 1) / DIVISIONS
 
-    def _impact(self, t_start: float, t_end: float, solution: ContactSolution) -> float | None:
+    def _impact(self, t_start: float, t_end: float, solution: ContactSolution, now_open: np.ndarray) -> float | None:
         gap0 = self._gaps[-1][1]
-        closing = self._open & (gap0 > 0.0) & ~_open(solution)
+        closing = self._open & (gap0 > 0.0) & ~now_open
         if not closing.any() or len(self._gaps) < 2:
             return None
         times = np.array([t for t, _ in self._gaps])
@@ -118,11 +130,11 @@ class EventLocator:
             self.impacts += 1
         return fraction
 
-    def _release(self, t_start: float, t_end: float, solution: ContactSolution) -> float | None:
+    def _release(self, t_start: float, t_end: float, solution: ContactSolution, now_open: np.ndarray) -> float | None:
         if len(self._forces) < 2:
             return None
         (t1, f1), (t0, f0) = self._forces
-        releasing = ~self._open & _open(solution) & (f0 > 0.0)
+        releasing = ~self._open & now_open & (f0 > 0.0)
         if not releasing.any():
             return None
         # first zero of the forces extrapolated linearly from the last two steps; when it

@@ -149,8 +149,20 @@ class System:
         return f
 
     def force_free(self, t: float) -> np.ndarray:
-        """Load on the free dofs at time t, prescribed displacements lifted."""
-        return self.force(t)[self.free] + self.lift_free(t)
+        """Load on the free dofs at time t, prescribed displacements lifted: :meth:`force`
+        on the free dofs (the same sums, on the free parts of the load vectors, taken once)
+        plus :meth:`lift_free`."""
+        f = np.zeros(len(self.free))
+        for load, vector in zip(self.loads, self._free_load_vectors()):
+            f += load.function(t) * vector
+        return f + self.lift_free(t)
+
+    def _free_load_vectors(self) -> list[np.ndarray]:
+        """The loads' vectors on the free dofs, kept while the list holds the same loads."""
+        kept = self.__dict__.get("_free_loads")
+        if kept is None or len(kept[0]) != len(self.loads) or any(a is not b for a, b in zip(kept[0], self.loads)):
+            kept = self.__dict__["_free_loads"] = (list(self.loads), [load.vector[self.free] for load in self.loads])
+        return kept[1]
 
     @property
     def has_prescribed_displacements(self) -> bool:
