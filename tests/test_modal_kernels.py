@@ -76,7 +76,8 @@ def test_short_runs_in_one_process_compile_once_the_interpreter_cost_a_start():
 
 def test_a_short_run_imports_no_numba_and_a_long_one_compiles():
     """In a fresh interpreter: below the break-even the run takes the interpreter and numba is
-    never imported; its quantities are those of the compiled kernel to 1e-12."""
+    never imported; its quantities are those of the compiled kernel to 1e-12 (which imports numba
+    only when no earlier process kept its machine code: tests/test_modal_native.py)."""
     code = (
         "import sys, fem2d\n"
         "from fem2d.modal.jit import BREAK_EVEN_EVALUATIONS\n"
@@ -94,7 +95,7 @@ def test_a_short_run_imports_no_numba_and_a_long_one_compiles():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "False"
-    assert out[1] == "True True"
+    assert out[1].split()[1] == "True"  # loaded: numba's compilation, or the kept machine code without numba
     assert float(out[2]) <= 1e-12
 
 

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.case.usage import CONTACT_METHOD_KEYS, SCHEME_KEYS
-from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
 from fem2d.mesh.builders import GmshUnavailableError
@@ -43,6 +42,7 @@ from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
 
 if TYPE_CHECKING:  # each path imported when a case takes it (a modal run never loads the direct one)
+    from fem2d.dynamics.schemes import TimeScheme
     from fem2d.runs.direct import DirectAnalysis
     from fem2d.runs.modal import ModalAnalysis
     from fem2d.runs.static import StaticAnalysis
@@ -338,6 +338,8 @@ def scheme_of(case: Case) -> TimeScheme:
     here being its implicit scheme); ``newmark`` without contact (plain Newmark
     creates energy at impacts: README, time schemes).
     """
+    from fem2d.dynamics.schemes import NewmarkScheme  # imported when asked for: it needs scipy.sparse
+
     t = case.settings["time"]
     # exactly the keys of SCHEME_KEYS, in order: the table a case's written keys are checked against
     args = [t.get(key) for key in SCHEME_KEYS[t["scheme"]]]
