@@ -79,3 +79,16 @@ def test_numbas_path_loads_its_registries_without_scipy_linalg_and_keeps_blas_fo
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "False", "True", "100"]
+
+
+def test_a_damaged_kept_file_reads_as_absent_so_it_is_built_again(tmp_path):
+    problem = two_modes_two_obstacles()
+    machine = jit.compiled(integrators._euler)
+    integrate_modal(problem, "euler", 1e-3, 0.01, compiled=True)
+    args_layout = native.EXPECTED["_euler"]
+    kept = native._cache_file("_euler", args_layout, native.cache_directory())
+    damaged = tmp_path / kept.name
+    damaged.write_bytes(b"not a header\n\x7fELF")
+    assert native._load(damaged, args_layout) is None
+    assert native._load(tmp_path / "absent.o", args_layout) is None
+    assert machine.loaded

@@ -165,12 +165,13 @@ def _cache_file(name: str, layout: tuple, directory: Path) -> Path:
 
 
 def _load(path: Path, layout: tuple) -> NativeKernel | None:
+    """The kernel kept at ``path``; None when there is none or its header does not parse
+    (then it is built again); an object code llvmlite cannot load raises."""
     try:
-        data = path.read_bytes()
-    except OSError:
+        header, _, code = path.read_bytes().partition(b"\n")
+        symbol = json.loads(header)["symbol"]
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    header, _, code = data.partition(b"\n")
-    symbol = json.loads(header)["symbol"]
     return NativeKernel(code, symbol, layout)
 
 
