@@ -189,7 +189,11 @@ def test_the_effective_matrix_is_the_sparse_sum_bit_for_bit(block, upper):
     _, system, _ = block
     k, m = system.K_free, system.M_free
     damping = (0.3 * k + 1e-3 * m).tocsr()
-    for c, weights in [(None, (1.0, 4e4, 0.0)), (damping, (0.7, 123.4, 5.6)), (damping, (1.0, 0.0, 2.0))]:
+    # a term with entries outside K's pattern (as the modified mass T^T M T has): the union grows
+    far = sp.random(k.shape[0], k.shape[0], density=3.0 / k.shape[0], random_state=7, format="csr")
+    far = (far + far.T).tocsr()
+    cases = [(None, (1.0, 4e4, 0.0)), (damping, (0.7, 123.4, 5.6)), (damping, (1.0, 0.0, 2.0)), (far, (1.0, 3.0, 0.5))]
+    for c, weights in cases:
         effective = EffectiveMatrix([k, m, c], upper=upper)
         w_k, w_m, w_c = weights
         expected = k * w_k

@@ -127,6 +127,9 @@ def test_the_tree_and_all_pairs_searches_agree(kind, monkeypatch):
     surface = master_surface(zone, orientation="left")
     points = np.stack([rng.uniform(-1.5, 8.5, 500), rng.uniform(-0.3, 0.6, 500)], axis=1)
     monkeypatch.setattr(search, "ALL_PAIRS", 0)
+    monkeypatch.setattr(search, "DENSE_CENTRES", 0)
     tree = project(surface, zone.reference, points)
+    monkeypatch.setattr(search, "DENSE_CENTRES", 10**9)  # the tree's queries on all point-centre distances
+    assert_same_projection(project(surface, zone.reference, points), tree)
     monkeypatch.setattr(search, "ALL_PAIRS", 10**9)
     assert_same_projection(project(surface, zone.reference, points), tree)

@@ -344,6 +344,47 @@ def _evaluate_seg2(
 K_NEAREST = 4
 #: Up to this many (point, segment) pairs, every pair is evaluated (vectorised) instead of querying a tree.
 ALL_PAIRS = 4096
+#: Up to this many (point, segment) pairs, the nearest segment centres are found from all the
+#: point-centre distances (:class:`DenseCentres`); above, by a :class:`scipy.spatial.cKDTree`.
+DENSE_CENTRES = 1 << 18
+
+
+class DenseCentres:
+    """The two queries :func:`project` makes of a :class:`scipy.spatial.cKDTree` on the
+    segments' centres, answered from the matrix of all point-centre distances.
+
+    For the few hundred segments and slave nodes of a contact zone this costs what the
+    tree's queries cost (0.3 ms for 321 points and 64 segments), without importing
+    :mod:`scipy.spatial` (0.3 s, in every run whose zone is too large to evaluate every pair).
+
+    >>> centres = DenseCentres(np.array([[0.0, 0.0], [1.0, 0.0], [3.0, 0.0]]))
+    >>> d, i = centres.query(np.array([[0.9, 0.0]]), k=2)
+    >>> i.tolist(), np.round(d, 12).tolist()
+    ([[1, 0]], [[0.1, 0.9]])
+    >>> [x.tolist() for x in centres.query_ball_point(np.array([[0.9, 0.0], [3.0, 0.0]]), np.array([1.0, 0.5]))]
+    [[0, 1], [2]]
+    """
+
+    def __init__(self, centres: np.ndarray) -> None:
+        self.centres = np.asarray(centres, dtype=float)
+
+    def _distances(self, points: np.ndarray) -> np.ndarray:
+        diff = points[:, None, :] - self.centres[None, :, :]
+        return np.sqrt(np.einsum("qsj,qsj->qs", diff, diff))
+
+    def query(self, points: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` nearest centres of each point: distances and indices, nearest first."""
+        dist = self._distances(points)
+        near = np.argpartition(dist, k - 1, axis=1)[:, :k] if k < dist.shape[1] else np.broadcast_to(
+            np.arange(dist.shape[1]), dist.shape)
+        near_d = np.take_along_axis(dist, near, axis=1)
+        order = np.argsort(near_d, axis=1, kind="stable")
+        return np.take_along_axis(near_d, order, axis=1), np.take_along_axis(near, order, axis=1)
+
+    def query_ball_point(self, points: np.ndarray, radius: np.ndarray) -> list[np.ndarray]:
+        """The indices of the centres within ``radius`` (one per point) of each point, increasing."""
+        within = self._distances(points) <= np.asarray(radius, dtype=float)[:, None]
+        return [np.flatnonzero(row) for row in within]
 
 
 def project(
@@ -358,7 +399,8 @@ def project(
     :data:`K_NEAREST` segments) evaluate every pair. Otherwise,
     candidates: the :data:`K_NEAREST` segments whose bounding-circle
     centres are nearest (one vectorised :class:`~scipy.spatial.cKDTree`
-    query). A point is settled when its best inside candidate, at distance
+    query; up to :data:`DENSE_CENTRES` pairs, the same queries on all the
+    point-centre distances, :class:`DenseCentres`). A point is settled when its best inside candidate, at distance
     :math:`\delta`, cannot be beaten by any other segment: the next centre
     is farther than :math:`\delta + R_{max}` (:math:`R_{max}` the largest
     bounding radius). Unsettled points get a ball query of that radius (or,
@@ -398,11 +440,14 @@ def project(
     if not use_tree:  # every segment is a candidate: no index needed
         near = np.broadcast_to(np.arange(n_seg), (n_q, n_seg))
     else:
-        from scipy.spatial import cKDTree  # lazily: scipy.spatial costs ~0.1 s to import
-
         centre, radius = _bounding_circles(kind, xs_all)
         r_max = float(radius.max())
-        tree = cKDTree(centre)
+        if n_seg * n_q <= DENSE_CENTRES:
+            tree = DenseCentres(centre)
+        else:
+            from scipy.spatial import cKDTree  # lazily: scipy.spatial costs 0.3 s to import
+
+            tree = cKDTree(centre)
         near_d, near = tree.query(points, k=k + 1)
     s_idx = np.ascontiguousarray(near[:, :k])
     xi, dist, foot = _evaluate(kind, xs_all[s_idx.ravel()], np.repeat(points, k, axis=0))
