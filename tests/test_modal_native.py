@@ -92,3 +92,17 @@ def test_a_damaged_kept_file_reads_as_absent_so_it_is_built_again(tmp_path):
     assert native._load(damaged, args_layout) is None
     assert native._load(tmp_path / "absent.o", args_layout) is None
     assert machine.loaded
+
+
+def test_a_run_past_the_native_break_even_is_compiled_when_the_machine_code_is_kept(monkeypatch):
+    integrate_modal(two_modes_two_obstacles(), "euler", 1e-3, 0.01, compiled=True)  # kept from now on
+    assert native.is_kept("_euler") and not native.is_kept("toy")
+    spec = jit._spec(integrators._euler)
+    monkeypatch.setattr(spec, "machine", None)
+    monkeypatch.setattr(spec, "interpreted", 0)
+    below = jit.NATIVE_BREAK_EVEN_EVALUATIONS - 1
+    assert jit.use_compiled(integrators._euler, below) is integrators._euler
+    assert jit.use_compiled(integrators._euler, 1) is not integrators._euler  # with what it already interpreted
+    monkeypatch.setattr(spec, "machine", None)
+    monkeypatch.setattr(native, "is_kept", lambda name: False)  # not kept: numba's start, the plain break-even
+    assert jit.use_compiled(integrators._euler, jit.BREAK_EVEN_EVALUATIONS - below - 2) is integrators._euler

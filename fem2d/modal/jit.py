@@ -30,8 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["BREAK_EVEN_EVALUATIONS", "compiled", "dispatcher", "is_loaded", "kernel", "load_numba_target",
-           "use_compiled"]
+__all__ = ["BREAK_EVEN_EVALUATIONS", "NATIVE_BREAK_EVEN_EVALUATIONS", "compiled", "dispatcher", "is_loaded",
+           "kernel", "load_numba_target", "use_compiled"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,6 +39,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: ``benchmarks/bench_small.py --break-even`` gave 27700, 31600 and 53900 (compiled start
 #: / interpreter cost per evaluation, SDND104's one-mode model, load 6-8 on 2 cores).
 BREAK_EVEN_EVALUATIONS = 30_000
+
+#: The same when an earlier process kept the kernel's machine code
+#: (:func:`fem2d.modal.native.is_kept`): loading it without numba costs a fresh process
+#: 0.02-0.05 s, 1000-3500 evaluations of the interpreter.
+NATIVE_BREAK_EVEN_EVALUATIONS = 3_000
 
 _SPEC = "fem2d_kernel"  # the attribute of a kernel function holding its KernelSpec
 
@@ -171,7 +176,8 @@ def use_compiled(entry: Callable, evaluations: int, choice: bool | None = None) 
     """The function to call for a run of ``evaluations`` force evaluations: the compiled
     kernel when ``choice`` is True, or (``choice`` None) when it is already loaded or this
     run, with what the process already ran through the interpreter, reaches
-    :data:`BREAK_EVEN_EVALUATIONS` (so a study of many short runs in one process compiles
+    :data:`BREAK_EVEN_EVALUATIONS` (:data:`NATIVE_BREAK_EVEN_EVALUATIONS` when its machine
+    code is kept: :func:`fem2d.modal.native.is_kept`) (so a study of many short runs in one process compiles
     once the interpreter has cost it one compiled start); else the kernel itself.
 
     >>> @kernel()
@@ -183,6 +189,10 @@ def use_compiled(entry: Callable, evaluations: int, choice: bool | None = None) 
     spec = _spec(entry)
     if choice is None:
         choice = is_loaded(entry) or spec.interpreted + evaluations >= BREAK_EVEN_EVALUATIONS
+        if not choice and spec.interpreted + evaluations >= NATIVE_BREAK_EVEN_EVALUATIONS:
+            from fem2d.modal.native import is_kept
+
+            choice = is_kept(entry.__name__)
     if choice:
         return compiled(entry)
     spec.interpreted += evaluations

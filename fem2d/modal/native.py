@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ENTRY_POINTS", "CompiledKernel", "NativeKernel", "cache_directory", "layout_of", "native_kernel"]
+__all__ = ["ENTRY_POINTS", "CompiledKernel", "NativeKernel", "cache_directory", "is_kept", "layout_of", "native_kernel"]
 
 #: The entry kernels that get a C entry point (their names in fem2d.modal.integrators).
 ENTRY_POINTS = ("_euler", "_devogelaere", "_adapt")
@@ -249,6 +249,17 @@ def build(name: str, dispatcher: Callable, layout: tuple, path: Path) -> NativeK
         f.write(json.dumps({"symbol": symbol, "layout": repr(layout)}).encode() + b"\n" + code)
     os.replace(partial, path)
     return NativeKernel(code, symbol, layout)
+
+
+def is_kept(name: str) -> bool:
+    """Has an earlier process kept ``name``'s machine code for the layout the integrators
+    call it with (:data:`EXPECTED`)?"""
+    if name not in ENTRY_POINTS:
+        return False
+    try:
+        return _cache_file(name, EXPECTED[name], cache_directory()).is_file()
+    except Exception:  # no llvmlite here: numba's path, whose start the plain break-even counts
+        return False
 
 
 def native_kernel(name: str, args: tuple, directory: Path, dispatcher: Callable | None = None) -> NativeKernel | None:
