@@ -6,6 +6,7 @@ import scipy.sparse as sp
 
 from fem2d.errors import InputError
 from fem2d.fe import assemble_matrix, assemble_vector, error_norms, integrate_over_cells, nodal_average, node_dofs
+from fem2d.fe.assembly import sorted_unique
 from fem2d.mesh import rectangle
 
 
@@ -22,6 +23,14 @@ def test_assemble_matrix_sums_duplicates_across_blocks():
     np.testing.assert_array_equal(A.toarray(), [[0, 1, 0, 0], [2, 3 + 4 + 10, 5, 0], [0, 6, 7, 0], [0, 0, 0, 0]])
     with pytest.raises(InputError, match="outside"):
         assemble_matrix(a, np.array([[0, 1], [1, 4]]), 4)
+
+
+@pytest.mark.parametrize("high", [7, 10**10])
+def test_sorted_unique_is_numpys_unique(high):
+    values = np.random.default_rng(3).integers(-high, high, 5000)
+    np.testing.assert_array_equal(sorted_unique(values), np.unique(values))
+    np.testing.assert_array_equal(sorted_unique(values.reshape(50, 100)), np.unique(values))
+    assert sorted_unique(values[:1]).tolist() == values[:1].tolist()
 
 
 def test_assemble_vector():

@@ -35,6 +35,24 @@ def node_dofs(nodes: np.ndarray) -> np.ndarray:
     return dofs.reshape(*nodes.shape[:-1], 2 * nodes.shape[-1]) if nodes.ndim else dofs
 
 
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """The sorted distinct values of an integer array: ``np.unique(values)`` by one sort.
+
+    NumPy 2.3+ finds the distinct integers of ``np.unique`` with a hash table before sorting
+    them, 100-200 times slower than a sort here on the 210k corner-edge keys of a level-6 mesh
+    (0.24-0.5 s against 3 ms; the three contact searches of SDNV104 spent 0.7 s in it).
+
+    >>> sorted_unique(np.array([5, 1, 5, 3, 1])).tolist()
+    [1, 3, 5]
+    >>> sorted_unique(np.zeros(0, dtype=np.int64)).tolist()
+    []
+    """
+    out = np.sort(np.asarray(values).ravel())
+    if len(out) > 1:
+        out = out[np.concatenate(([True], out[1:] != out[:-1]))]
+    return out
+
+
 def _as_list(arrays: ArrayOrArrays) -> list[np.ndarray]:
     if isinstance(arrays, np.ndarray):
         return [arrays]

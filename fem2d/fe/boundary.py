@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from fem2d.errors import MeshError
+from fem2d.fe.assembly import sorted_unique
 from fem2d.fe.geometry import edge_geometry, format_ids
 from fem2d.fe.quadrature import QuadratureRule
 from fem2d.mesh.mesh import CellBlock, Mesh
@@ -44,7 +45,7 @@ def adjacent_cells(points: np.ndarray, edges: CellBlock, blocks: Sequence[CellBl
     n = np.int64(max(len(points), int(edges.nodes.max(initial=0)) + 1))
     keys = [a * n + b for a, b in (_ccw_corner_edges(points, blk) for blk in blocks)]
     # unique: a cell listed in two overlapping groups must not look like a second neighbour
-    keys = np.unique(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+    keys = sorted_unique(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
     a, b = edges.nodes[:, 0].astype(np.int64), edges.nodes[:, 1].astype(np.int64)
 
     def count(k: np.ndarray) -> np.ndarray:

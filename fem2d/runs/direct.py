@@ -26,6 +26,7 @@ from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.dynamics.stickslip import BodyTranslations, StickSlipLocator
 from fem2d.errors import ConvergenceError, FieldError, ModelError
+from fem2d.fe.assembly import sorted_unique
 from fem2d.linalg import get_solver
 from fem2d.linalg.base import SolverBackend
 from fem2d.linalg.default import default_solver
@@ -370,7 +371,7 @@ def contact_mass_nodes(system: System) -> np.ndarray:
     nodes = np.unique(np.concatenate([zone.boundary_nodes for zone in system.zones]))
     # a rigid plane's two prescribed end nodes belong to no cell and carry no mass
     bodies = system.mesh.cells_of_dimension(2).values()
-    in_cells = np.unique(np.concatenate([b.corners.ravel() for b in bodies]))
+    in_cells = sorted_unique(np.concatenate([b.corners.ravel() for b in bodies]))
     return nodes[np.isin(nodes, in_cells)]
 
 
