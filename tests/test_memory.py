@@ -22,3 +22,59 @@ def test_upper_triangle_alone_factorises_the_symmetric_matrix(name):
     x_upper = backend.factorize(upper).solve(b)
     np.testing.assert_allclose(A @ x_upper, b, rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(x_upper, backend.factorize(A).solve(b))  # the same factorisation
+
+
+def test_is_upper_triangular_reads_first_entries_of_sorted_rows_and_every_entry_otherwise():
+    A = sp.csr_matrix(np.array([[1.0, 2.0, 0.0], [0.0, 0.0, 0.0], [0.0, 3.0, 4.0]]))  # a row empty
+    assert A.has_sorted_indices and not is_upper_triangular(A)
+    assert is_upper_triangular(sp.triu(A, format="csr"))
+    # unsorted rows: the first stored entry of a row need not be its leftmost
+    unsorted = sp.csr_matrix((np.array([1.0, 5.0, 2.0]), np.array([1, 0, 1]), np.array([0, 1, 3])), shape=(2, 2))
+    unsorted.has_sorted_indices = False
+    assert not is_upper_triangular(unsorted)
+    ok = sp.csr_matrix((np.array([1.0, 5.0, 2.0]), np.array([1, 0, 1]), np.array([0, 2, 3])), shape=(2, 2))
+    ok.has_sorted_indices = False
+    assert is_upper_triangular(ok)
+
+
+def test_pardiso_reads_the_matrixs_own_index_arrays():
+    backend = get_solver("pardiso-cholesky")
+    if not backend.available():
+        pytest.skip("pardiso-cholesky is not installed")
+    n = 40
+    upper = sp.triu(sp.diags([-1.0, 2.5, -1.0], [-1, 0, 1], shape=(n, n)), format="csr")
+    upper.indptr, upper.indices = upper.indptr.astype(np.int32), upper.indices.astype(np.int32)
+    factor = backend.factorize(upper)
+    # zero-based, not copied
+    assert np.shares_memory(factor._indices, upper.indices) and np.shares_memory(factor._indptr, upper.indptr)
+    b, A = np.arange(n, dtype=float), symmetric(upper)
+    again = backend.refactorize(factor, upper * 2.0)  # the same pattern in other arrays: kept analysis
+    np.testing.assert_allclose(A @ again.solve(b), b / 2.0, rtol=1e-12, atol=1e-12)
+
+
+def symmetric(upper):
+    return upper + sp.triu(upper, 1).T
+
+
+def test_a_direct_run_frees_its_factorisations_before_the_post_processing():
+    """A run's factors (330 MB at level 6) are freed when its march ends, not when the garbage
+    collector finds the march's reference cycles."""
+    import gc
+
+    import fem2d
+    from fem2d.linalg.pardiso import PardisoFactorization
+
+    if not get_solver("pardiso-cholesky").available():
+        pytest.skip("pardiso-cholesky is not installed")
+    def alive() -> list:  # (other tests' results may keep factors of their own)
+        return [o for o in gc.get_objects() if isinstance(o, PardisoFactorization) and o.alive]
+
+    gc.collect()
+    before = alive()
+    gc.disable()
+    try:
+        fem2d.run("sdnv104a", {"time.end": 0.05, "time.extrapolate": False, "solver.linear": "pardiso-cholesky"})
+        left = [o for o in alive() if not any(o is b for b in before)]
+    finally:
+        gc.enable()
+    assert left == []

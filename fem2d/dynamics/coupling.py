@@ -213,6 +213,11 @@ class ContactCoupling:
                         cache.drop(key)
         return self._condensations.get(dt, make)
 
+    def release(self) -> None:
+        """Drop the condensations kept per step size (they hold the factorisations they were made on)."""
+        for cache in (self._condensations, self._blocks, self._blended, self._mass_condensation, self._mass_blocks):
+            cache.clear()
+
     def initial_state(self) -> Any:
         """The formulation's initial state (one zone) or the tuple of the zones' states."""
         states = tuple(f.initial_state(z) for f, z in zip(self.formulations, self.zones))

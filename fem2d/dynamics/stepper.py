@@ -198,6 +198,20 @@ class NewmarkStepper:
         self.counters.factorization_s += time.perf_counter() - t0
         return factor
 
+    def release(self) -> None:
+        """Free the factorisations and condensations kept per step size, at once: a run's march
+        leaves reference cycles (its recursive step function) that would keep them, 330 MB of
+        factors at level 6, alive through the post-processing until the garbage collector
+        runs. The stepper can step again afterwards (it factorises anew)."""
+        for cache in (self._factors, self._mass_factor):
+            for dt in cache.keys():
+                factor = cache.peek(dt)
+                cache.drop(dt)
+                if factor is not None and hasattr(factor, "free"):
+                    factor.free()
+        if self.contact is not None:
+            self.contact.release()
+
     def admissible_increment(self, state: StepState, du: np.ndarray, dt: float, t_new: float) -> np.ndarray:
         r"""The increment nearest ``du`` in the metric of the mass whose end
         displacement satisfies the contact condition,

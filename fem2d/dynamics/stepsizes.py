@@ -76,6 +76,10 @@ class StepSizeCache(Generic[T]):
         """Forget the object for ``dt`` (if kept)."""
         self._items.pop(dt, None)
 
+    def clear(self) -> None:
+        """Forget every object kept (the counts stay)."""
+        self._items.clear()
+
     def keys(self) -> list[float]:
         return list(self._items)
 

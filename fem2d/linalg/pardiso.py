@@ -92,6 +92,16 @@ def _upper(matrix: sp.csr_matrix) -> sp.csr_matrix:
     return matrix if is_upper_triangular(matrix) else sp.triu(matrix, format="csr")
 
 
+def _same_memory(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two arrays are views of the same memory with the same layout (equal without a comparison).
+
+    >>> x = np.arange(4); _same_memory(x, x[:]), _same_memory(x, x.copy())
+    (True, False)
+    """
+    return (a.ctypes.data == b.ctypes.data and a.shape == b.shape and a.strides == b.strides
+            and a.dtype == b.dtype)
+
+
 class PardisoFactorization:
     """PARDISO factors of ``matrix`` (kept in MKL's memory until this object is freed).
 
@@ -119,9 +129,12 @@ class PardisoFactorization:
         matrix.sort_indices()
         self.n = matrix.shape[0]
         self._data = np.ascontiguousarray(matrix.data, dtype=float)
-        self._indptr = (matrix.indptr + 1).astype(np.int32)  # PARDISO's one-based CSR
-        self._indices = (matrix.indices + 1).astype(np.int32)
-        del matrix  # its zero-based indices are not needed during the factorisation
+        # zero-based CSR (iparm[34] = 1): the matrix's own index arrays when they are 32-bit, shared and
+        # never written (the stepper's K_eff of every step size shares one pattern); a one-based copy
+        # was 8.6 MB at level 6, and its comparison in same_pattern as much again at each step size
+        self._indptr = np.ascontiguousarray(matrix.indptr, dtype=np.int32)
+        self._indices = np.ascontiguousarray(matrix.indices, dtype=np.int32)
+        del matrix
         self._pardiso_setup(boundary)
         self._factorize(12)
 
@@ -140,6 +153,7 @@ class PardisoFactorization:
         self._iparm[9] = 13 if mtype == 11 else 8  # pivot perturbation 1e-13 (LU) / 1e-8 (symmetric)
         self._iparm[10] = 1 if mtype == 11 else 0  # scaling: LU only (MKL's default)
         self._iparm[12] = 1 if mtype == 11 else 0  # weighted matching: LU only
+        self._iparm[34] = 1  # zero-based row and column indices (SciPy's)
         self._perm = np.zeros(self.n, dtype=np.int32)
         #: boundary rows (sorted) and their Schur complement, when asked for
         self.boundary: np.ndarray | None = None
@@ -165,8 +179,9 @@ class PardisoFactorization:
         if self.mtype in (2, -2):
             matrix = _upper(matrix)
         matrix.sort_indices()
-        return (len(matrix.indices) == len(self._indices) and np.array_equal(matrix.indptr + 1, self._indptr)
-                and np.array_equal(matrix.indices + 1, self._indices))
+        return len(matrix.indices) == len(self._indices) and all(
+            _same_memory(mine, theirs) or np.array_equal(mine, theirs)
+            for mine, theirs in ((self._indptr, matrix.indptr), (self._indices, matrix.indices)))
 
     def refactorize(self, matrix: sp.csr_matrix) -> PardisoFactorization:
         """The factorisation of ``matrix``, which has this one's sparsity pattern, made in this

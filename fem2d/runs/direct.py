@@ -268,6 +268,7 @@ class DirectAnalysis:
             series["work_loads"] = series["work_loads"] + measured["work_motions"]
             series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
         series.update({k: v for k, v in measured.items() if k != "time"})
+        stepper.release()  # the factors are not needed for the post-processing
         counters = stepper.counters
         timing = {
             "steps": counters.steps,
