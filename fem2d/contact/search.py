@@ -36,7 +36,8 @@ the step, then again at the solution of each linear model until the pairing
 agrees with it (cheap: boundary nodes only). Candidate segments come from a
 :class:`scipy.spatial.cKDTree` on the centres of the segments' bounding
 circles (nearest centres first, a ball query where they cannot settle the
-closest segment), not from an all-pairs loop. A point whose closest-point
+closest segment; the same two queries on all point-centre distances for a
+zone of up to :data:`DENSE_CENTRES` pairs), not from an all-pairs loop. A point whose closest-point
 parameter falls outside :math:`[-1, 1]` on every candidate is *outside* the
 master: it is flagged, given an infinite gap and no normal, and never
 projected on an end of the master.

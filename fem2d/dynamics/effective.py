@@ -89,8 +89,17 @@ class EffectiveMatrix:
         if not a.has_canonical_format:
             a = a.copy()
             a.sum_duplicates()
-        if not upper:
-            return a
+        return EffectiveMatrix.upper_part(a) if upper else a
+
+    @staticmethod
+    def upper_part(a: sp.csr_matrix) -> sp.csr_matrix:
+        """The upper triangle of a canonical CSR matrix (diagonal included, explicit zeros kept), by
+        masking its entries: ``sp.triu`` goes through COO and sorts again (0.2 s at level 6).
+
+        >>> a = sp.csr_matrix(np.array([[1.0, 2.0], [3.0, 4.0]]))
+        >>> EffectiveMatrix.upper_part(a).toarray().tolist()
+        [[1.0, 2.0], [0.0, 4.0]]
+        """
         rows = np.repeat(np.arange(a.shape[0], dtype=a.indices.dtype), np.diff(a.indptr))
         keep = a.indices >= rows
         indptr = np.zeros(a.shape[0] + 1, dtype=a.indptr.dtype)

@@ -65,6 +65,7 @@ class Counters:
     newton_iterations: int = 0
     factorizations: int = 0
     refactorizations: int = 0
+    #: forming K_eff and factorising it (once per step size)
     factorization_s: float = 0.0
     condensation_s: float = 0.0
     contact_s: float = 0.0
@@ -169,14 +170,22 @@ class NewmarkStepper:
                 k_eff = k_eff + s.C_free * w_c
             k_eff = k_eff.tocsr()
             if self.backend.upper_triangle:  # the full K_eff need not stay alive during the factorisation
-                k_eff = sp.triu(k_eff, format="csr")
+                # (its rows masked in place of sp.triu's round trip through COO: the same matrix)
+                k_eff = EffectiveMatrix.upper_part(k_eff)
             return k_eff
+
+        def formed(replacing: Factorization | None = None) -> sp.csr_matrix:
+            # forming K_eff is part of its factorisation's time (once per step size, not per step)
+            t0 = time.perf_counter()
+            matrix = k_eff(replacing)
+            self.counters.factorization_s += time.perf_counter() - t0
+            return matrix
 
         # PARDISO's Schur complement on the mass alone (an explicit scheme, w_K = 0) crashes inside MKL
         # (mkl_pds_lp64_permutetips, seen on a lumped mass): the boundary is then condensed by solves
         schur = self.scheme.weights(dt)[0] != 0.0
-        return self._factors.get(dt, lambda: self.factorize_timed(k_eff(), schur=schur),
-                                 lambda old: self.factorize_timed(k_eff(old), schur=schur, replacing=old))
+        return self._factors.get(dt, lambda: self.factorize_timed(formed(), schur=schur),
+                                 lambda old: self.factorize_timed(formed(old), schur=schur, replacing=old))
 
     def factorize_timed(
         self, k_eff: sp.spmatrix, schur: bool = True, replacing: Factorization | None = None
