@@ -288,9 +288,9 @@ class NewmarkStepper:
             )
             contact_state = solution.state
         v, a = scheme.end_of_step(s, state, du, prediction, dt, t_new, self.force_free)
-        return StepState(
-            t_new, state.u + du, v, a, contact_state, contact_force, solution, f_int + s.K_free @ du
-        )
+        internal_force = s.K_free @ du
+        internal_force += f_int  # K u_n + K du, in the product's array
+        return StepState(t_new, state.u + du, v, a, contact_state, contact_force, solution, internal_force)
 
 
 def march(

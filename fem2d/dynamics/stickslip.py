@@ -119,6 +119,8 @@ class StickSlipLocator:
         #: per zone: free-dof rows (n_boundary, 2) of its boundary nodes (-1: prescribed)
         self.rows = [coupling.boundary_free_index[(2 * w[:, None] + np.arange(2)).ravel()].reshape(-1, 2)
                      for w in coupling.where]
+        #: per zone: the free rows among ``rows``, in the order ``rows[rows >= 0]`` lists them
+        self.free_rows = [rows[rows >= 0] for rows in self.rows]
         self.surfaces = [master_surface(zone) for zone in self.zones]
         self._step = 0.0
         self._speed_scale = 0.0
@@ -130,13 +132,15 @@ class StickSlipLocator:
         self.stops = 0
         self.trials = 0
 
-    def _boundary(self, z: int, x: np.ndarray, prescribed: np.ndarray | None = None) -> np.ndarray:
-        """Zone z's boundary values (n_boundary, 2) of a free-dof vector; where a dof is
-        prescribed, ``prescribed`` (the union boundary's values) or zero."""
+    def _boundary(self, z: int, x: np.ndarray | None, prescribed: np.ndarray | None = None,
+                  on_free: np.ndarray | None = None) -> np.ndarray:
+        """Zone z's boundary values (n_boundary, 2) of a free-dof vector ``x`` (or, as ``on_free``,
+        its values on the zone's free rows, :attr:`free_rows`); where a dof is prescribed,
+        ``prescribed`` (the union boundary's values) or zero."""
         rows = self.rows[z]
         out = np.zeros(rows.shape)
         free = rows >= 0
-        out[free] = x[rows[free]]
+        out[free] = x[rows[free]] if on_free is None else on_free
         if prescribed is not None:
             out[~free] = prescribed.reshape(-1, 2)[self.where[z]][~free]
         return out
@@ -177,7 +181,9 @@ class StickSlipLocator:
 
     def slip_rates(self, state: StepState, item: Sliding) -> np.ndarray:
         """:math:`\\sigma_i s_i`: the slip rates of ``item``'s nodes at ``state`` along their signs."""
-        v = self._boundary(item.zone, self.bodies.velocity(state.v), self._prescribed_velocity(state.t))
+        # the bodies' velocities on the zone's boundary rows only (the rest of the dofs are not read)
+        on_free = self.bodies.velocity(state.v, self.free_rows[item.zone])
+        v = self._boundary(item.zone, None, self._prescribed_velocity(state.t), on_free)
         relative = v[item.nodes] - np.einsum("pa,paj->pj", item.weights, v[item.master_nodes])
         return item.sign * np.einsum("pj,pj->p", item.tangent, relative)
 
@@ -336,6 +342,11 @@ class BodyTranslations:
     >>> system = System(mesh, M, M, M * 0, np.zeros(0, int), np.zeros(0))
     >>> BodyTranslations(system, system.M_free).project(np.array([4.0, 0, 0, 0, 0, 0, 0, 0])).tolist()
     [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]
+    >>> v = np.array([1.0, 0, 2, 0, 3, 1, 2, 3])
+    >>> BodyTranslations(system, system.M_free).velocity(v).tolist()
+    [2.0, 1.0, 2.0, 1.0, 2.0, 1.0, 2.0, 1.0]
+    >>> BodyTranslations(system, system.M_free).velocity(v, np.array([3, 4])).tolist()
+    [1.0, 2.0]
     """
 
     def __init__(self, system: System, mass: sp.spmatrix) -> None:
@@ -370,11 +381,13 @@ class BodyTranslations:
             self._momenta = np.vstack([mass @ mode for mode in self.modes])  # T^T M, row by row
             self._masses = np.array(self.masses)
 
-    def velocity(self, v: np.ndarray) -> np.ndarray:
-        """Each body's mean (momentum) velocity, on its free dofs."""
+    def velocity(self, v: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+        """Each body's mean (momentum) velocity, on its free dofs (on ``rows`` of them only,
+        when given: the same values, a dof belonging to one translation of one body)."""
         if self._modes is None:
-            return np.zeros_like(v)
-        return self._modes.T @ ((self._momenta @ v) / self._masses)
+            return np.zeros_like(v) if rows is None else np.zeros(len(rows))
+        modes = self._modes if rows is None else self._modes[:, rows]
+        return modes.T @ ((self._momenta @ v) / self._masses)
 
     def project(self, force: np.ndarray) -> np.ndarray:
         """The translational accelerations of the bodies under ``force`` (free dofs)."""

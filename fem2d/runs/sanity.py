@@ -113,10 +113,14 @@ class StateWatch:
 
     def check(self, step: int, t: float, u: np.ndarray, v: np.ndarray) -> None:
         """Raise :class:`DivergenceError` naming ``step`` and ``t`` when the state is not a result."""
+        # a vector's largest and smallest values are finite exactly when all of its values are (NaN
+        # and inf propagate); max |u| = max(max u, -min u): two passes over each vector, no temporary
+        extremes = {}
         for name, x in (("u", u), ("v", v)):
-            if not np.all(np.isfinite(x)):
+            extremes[name] = (float(x.max()), float(x.min())) if np.size(x) else (0.0, 0.0)
+            if not (np.isfinite(extremes[name][0]) and np.isfinite(extremes[name][1])):
                 raise DivergenceError(self.owner, f"the state became non-finite ({name}) at step {step}, t = {t:.6g} s")
-        self.samples.append(float(np.max(np.abs(u))) if np.size(u) else 0.0)
+        self.samples.append(max(extremes["u"][0], -extremes["u"][1]))
         del self.samples[:-self.min_samples]
         if len(self.samples) == self.min_samples and geometric_growth(np.array(self.samples)):
             raise DivergenceError(self.owner, f"the state grows without bound (max |u| reaches {self.samples[-1]:.3g} "
