@@ -75,11 +75,12 @@ class DirectHistory:
         self._M = s.M_free if self.mass is None else self.mass
         if self.mass_velocity is None:
             self.mass_velocity = lambda state: self._M @ state.v
-        self._K_s = s.restrict(s.K_springs)
-        # the springs on their own dofs: the product with the whole matrix, empty but for a few
-        # entries, went through every row at every step
-        self._spring_dofs = np.unique(np.concatenate(self._K_s.nonzero())) if self._K_s.nnz else np.zeros(0, int)
-        self._K_s_own = self._K_s[self._spring_dofs][:, self._spring_dofs].tocsr()
+        # the springs' free-free block on the free dofs they touch (increasing): a product with the
+        # whole free-free block, empty but for a few entries, went through every row at every step
+        touched = np.unique(np.concatenate(s.K_springs.nonzero()))
+        touched = touched[s.free_index[touched] >= 0]
+        self._spring_dofs = s.free_index[touched]
+        self._K_s_own = sp.csr_matrix(s.K_springs[touched][:, touched])
         self._K_b: sp.csr_matrix | None = None  # K_free - K_s, made only for a state without K u (a copy of K)
         self._prescribed = s.has_prescribed_displacements
         # one tuple of scalars per record (the names of _COLUMNS) and, per record with a contact
@@ -108,7 +109,7 @@ class DirectHistory:
             return float(kinetic), float(0.5 * u @ (s.K @ u) - springs), float(springs)
         # a model without springs: no product with an empty matrix at every step (0.5 u^T 0 u = 0)
         springs = 0.0
-        if self._K_s.nnz:
+        if self._K_s_own.nnz:
             u_s = state.u[self._spring_dofs]
             springs = 0.5 * (u_s @ (self._K_s_own @ u_s))
         if state.internal_force is not None:
@@ -117,7 +118,7 @@ class DirectHistory:
             elastic = 0.5 * (state.u @ state.internal_force) - springs
         else:
             if self._K_b is None:
-                self._K_b = self.system.K_free - self._K_s
+                self._K_b = self.system.K_free - self.system.restrict(self.system.K_springs)
             elastic = 0.5 * state.u @ (self._K_b @ state.u)
         return float(kinetic), float(elastic), float(springs)
 

@@ -106,13 +106,15 @@ class MeasureRecorder:
         for name, nodes in self.bodies.items():
             x, y = index[2 * nodes], index[2 * nodes + 1]
             self._dofs[name] = (x[x >= 0], y[y >= 0])
-        n = len(s.free)
-        ones_x, ones_y = np.zeros(n), np.zeros(n)
-        ones_x[index[0::2][index[0::2] >= 0]] = 1.0
-        ones_y[index[1::2][index[1::2] >= 0]] = 1.0
-        mx, my = self._M @ ones_x, self._M @ ones_y
-        # the mass of a body that also has prescribed dofs counts its free part only
-        self._mass = {name: (float(mx[x].sum()), float(my[y].sum())) for name, (x, y) in self._dofs.items()}
+        self._mass = {}
+        if self._dofs:  # (no products with the mass for a run that reports no body)
+            n = len(s.free)
+            ones_x, ones_y = np.zeros(n), np.zeros(n)
+            ones_x[index[0::2][index[0::2] >= 0]] = 1.0
+            ones_y[index[1::2][index[1::2] >= 0]] = 1.0
+            mx, my = self._M @ ones_x, self._M @ ones_y
+            # the mass of a body that also has prescribed dofs counts its free part only
+            self._mass = {name: (float(mx[x].sum()), float(my[y].sum())) for name, (x, y) in self._dofs.items()}
 
     def start(self, state: StepState) -> None:
         self._record(state)

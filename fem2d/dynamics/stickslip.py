@@ -365,20 +365,26 @@ class BodyTranslations:
         cols = np.concatenate([c.ravel() for c in cells])
         graph = sp.coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(mesh.n_nodes, mesh.n_nodes))
         _, label = connected_components(graph, directed=False)
-        used = np.unique(cols)
+        # the nodes of some cell, increasing (np.unique sorted the 4 n_cells entries: 0.15 s at level 6)
+        used = np.flatnonzero(np.bincount(cols, minlength=mesh.n_nodes))
+        momenta = []
         for body in np.unique(label[used]):
             nodes = used[label[used] == body]
             for c in range(2):
                 dofs = index[2 * nodes + c]
+                if not (dofs >= 0).any():
+                    continue  # a body held along c (a support): no translation, no mass to find
                 mode = np.zeros(len(system.free))
                 mode[dofs[dofs >= 0]] = 1.0
-                m = float(mode @ (mass @ mode))
+                momentum = mass @ mode  # a row of T^T M, made once for the mass and the momenta
+                m = float(mode @ momentum)
                 if m > 0.0:
                     self.modes.append(mode)
                     self.masses.append(m)
+                    momenta.append(momentum)
         if self.modes:
             self._modes = np.vstack(self.modes)
-            self._momenta = np.vstack([mass @ mode for mode in self.modes])  # T^T M, row by row
+            self._momenta = np.vstack(momenta)  # T^T M, row by row
             self._masses = np.array(self.masses)
 
     def velocity(self, v: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
