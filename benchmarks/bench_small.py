@@ -22,7 +22,11 @@ the twelve SDND104 runs one process each, and ``fem2d validate`` warm.
   timed, with its three longest runs.
 
 The machine may be shared: the load (1-minute average) is printed before and after, and
-every comparison is within one run of this script. Usage::
+every comparison is within one run of this script. The processes it times may write
+Python's bytecode cache (``PYTHONDONTWRITEBYTECODE`` is dropped from their environment,
+and said so): an installed fem2d has its ``.pyc`` files (pip writes them, and an
+editable install writes them at its first import), and without them every process
+compiles fem2d's modules from source again (0.05-0.1 s here). Usage::
 
     python benchmarks/bench_small.py               # floor, sdnd104 process, twelve runs
     python benchmarks/bench_small.py --validate    # + fem2d validate warm
@@ -211,8 +215,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args(argv)
     say = (lambda *a, **k: None) if args.json else print
-    report: dict = {"cpus": os.cpu_count(), "load_before": os.getloadavg()[0]}
-    say(f"{os.cpu_count()} cpus, load {report['load_before']:.2f}", flush=True)
+    no_bytecode = os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None  # the children inherit it
+    report: dict = {"cpus": os.cpu_count(), "load_before": os.getloadavg()[0], "dropped_dont_write_bytecode":
+                    no_bytecode}
+    say(f"{os.cpu_count()} cpus, load {report['load_before']:.2f}"
+        + ("; PYTHONDONTWRITEBYTECODE dropped for the timed processes" if no_bytecode else ""), flush=True)
     report["floor"] = f = floor()
     say("floor (best of 3): " + ", ".join(f"{k} {v:.3f} s" for k, v in f.items()), flush=True)
     with tempfile.TemporaryDirectory() as out:

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from fem2d.case.loading import builtin_cases, load_case, make_checks, parse_overrides, references_for
+from fem2d.case.loading import builtin_cases, load_case, make_checks, parse_overrides, read_case, references_for
 from fem2d.errors import InputError
 
 
@@ -24,6 +24,29 @@ def test_extends_merges_tables_and_keeps_references():
     e = load_case("sdnv104e")
     assert (e.get("mesh.element"), e.get("contact.method"), e.get("contact.e_n")) == ("quad8", "penalty", 2.1e8)
     assert len(e.settings["references"]) == len(load_case("sdnv104a").settings["references"])
+
+
+def test_a_case_file_read_once_loads_as_load_case_does():
+    """read_case parses the file (and the one it extends) once; each load applies its own
+    overrides to a copy: the same Case as load_case, the file's data untouched, the
+    references' applicability the same with the base case handed over."""
+    import copy
+
+    from fem2d.case.references import applicable
+
+    source = read_case("sdnv104e")  # extends sdnv104d
+    raw = copy.deepcopy(source.raw)
+    for overrides in ({}, {"time.dt": 0.005, "contact.e_n": 1e9}, {"solver.linear": "superlu"}):
+        assert source.load(overrides) == load_case("sdnv104e", overrides)
+        assert source.raw == raw
+    base = source.load()
+    aster = {"time.scheme": "hht", "time.stick_slip": False, "time.extrapolate": False}
+    for mu in (0.5, 0.3):  # another friction voids code_aster's stored rows; the file's own keeps them
+        changed = source.load({**aster, "contact.mu": mu})
+        assert applicable(changed, base) == applicable(changed)
+    assert applicable(source.load({**aster, "contact.mu": 0.5}), base)[1]
+    with pytest.raises(InputError, match="no_such_case"):
+        read_case("no_such_case")
 
 
 def test_overrides_are_toml_values():

@@ -129,13 +129,15 @@ def _matches(case: Case, when: Mapping[str, Any]) -> bool:
     return True
 
 
-def changed_physics(case: Case) -> dict[str, Any]:
+def changed_physics(case: Case, base: Case | None = None) -> dict[str, Any]:
     """Overridden physical settings whose value differs from the case file's:
-    ``{key: the file's value}``."""
+    ``{key: the file's value}``; ``base``: the case file loaded without overrides
+    (default: read again from ``case.path``)."""
     physical = [k for k in case.overrides if not _numerical(k)]
     if not physical or case.path is None:
         return {}
-    base = load_case(case.path)
+    if base is None:
+        base = load_case(case.path)
     return {k: base.get(k) for k in physical if not _same(case.get(k), base.get(k))}
 
 
@@ -146,16 +148,17 @@ def same_physics(a: Case, b: Case) -> bool:
     return all(_same(a.get(k), b.get(k)) for k in keys)
 
 
-def applicable(case: Case) -> tuple[list[dict], list[dict]]:
+def applicable(case: Case, base: Case | None = None) -> tuple[list[dict], list[dict]]:
     """The reference rows that apply to this case's settings, and the stored
-    rows that do not because a physical setting changed.
+    rows that do not because a physical setting changed (``base``: the case file
+    without overrides, as :func:`changed_physics` takes it).
 
     Among rows of the same quantity and kind (stored with the same source,
     or exact), the most specific one (most ``when`` conditions) wins: it is how
     a case tightens a tolerance for one integrator or scheme. Values are not
     computed here (cheap: no model is built).
     """
-    changed = changed_physics(case)
+    changed = changed_physics(case, base)
     best: dict[tuple[str, str], dict] = {}
     void: list[dict] = []
     for ref in case.settings["references"]:

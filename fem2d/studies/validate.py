@@ -54,7 +54,7 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
     their ``[[validation]]`` tables; each run's ``result.json`` goes to
     ``root/<case>/<variant>/`` (the histories feed the plots; ``fem2d run``
     writes them as CSV)."""
-    from fem2d.case.loading import builtin_cases, load_case, solver_override
+    from fem2d.case.loading import builtin_cases, read_case, solver_override
     from fem2d.case.references import applicable
     from fem2d.linalg import solver_names
     from fem2d.studies.study import _slug
@@ -63,7 +63,8 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
     installed = solver_names(installed_only=True)
     for name in cases or builtin_cases():
         try:
-            base_case = load_case(name)
+            source = read_case(name)  # read once; each variant's settings from it
+            base_case = source.load()
         except Fem2dError:  # the run fails with the same message: a FAILED row, not a silent skip
             out.specs.append(RunSpec(name, {}, "(case file)", None))
             continue
@@ -82,7 +83,8 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
                     label = ", ".join(parts)
                     run_dir = str(Path(root) / case_name / _slug(label.replace(", ", "_"))) if root else None
                     try:
-                        refs = applicable(load_case(name, overrides))[0]  # which rows apply; values come with the run
+                        # which rows apply; values come with the run
+                        refs = applicable(source.load(overrides), base_case)[0]
                     except Fem2dError:  # bad overrides: the run reports it as a FAILED row
                         refs = None
                     if refs == []:
