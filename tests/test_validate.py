@@ -114,3 +114,31 @@ def test_the_builtin_suite_passes(tmp_path):
     failed = [row for row in result.rows if row[-1] != "OK"]
     assert result.passed, failed
     assert result.wall_s < 60.0
+
+
+def test_the_figures_need_only_the_history_columns_the_records_keep(tmp_path):
+    """validate's records carry back only PLOT_HISTORIES (SDND104's 10 columns of 120001 samples
+    are 9.6 MB to pickle, its figures read one): case_plots draws the same figures, byte for
+    byte, from the trimmed records as from the full ones, for a modal case (wear power against
+    a0) and a direct one (history, energy balance, contact pressure, impact forces)."""
+    from dataclasses import replace
+
+    import fem2d
+    from fem2d.studies.execution import RunSpec, record_of
+    from fem2d.studies.validate import PLOT_HISTORIES, case_plots
+
+    runs = {"sdnd104": [{"time.end": 1.0, "post.window": [0.0, 1.0], "excitation.a0": a0} for a0 in (15.0, 1.5)],
+            "bar_wall": [{}]}
+    for case, variants in runs.items():
+        full, trimmed = [], []
+        for overrides in variants:
+            spec = RunSpec(case, overrides, str(overrides))
+            result = fem2d.run(case, overrides, reference_cache=False)
+            full.append(record_of(result, spec))
+            trimmed.append(record_of(result, replace(spec, keep_histories=PLOT_HISTORIES)))
+        assert set(trimmed[0].histories) < set(full[0].histories)
+        drawn = [case_plots(case, records, tmp_path / name) for name, records in (("full", full), ("kept", trimmed))]
+        assert [caption for caption, _ in drawn[0]] == [caption for caption, _ in drawn[1]]
+        assert len(drawn[0]) >= (1 if case == "sdnd104" else 3)
+        for (_, a), (_, b) in zip(*drawn, strict=True):
+            assert a.read_bytes() == b.read_bytes(), a.name

@@ -46,6 +46,10 @@ class RunSpec:
     label: str = ""
     out_dir: str | None = None
     write_history: bool = True  # False: result.json only (no history.npz)
+    #: the history columns its :class:`RunRecord` carries back (None: all of them); a record
+    #: is pickled from the worker to the caller, and SDND104's 120001 samples of 10 columns
+    #: are 9.6 MB where the validation figures read one
+    keep_histories: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -125,7 +129,8 @@ def record_of(result, spec: RunSpec) -> RunRecord:
         checks=list(result.checks),
         timing=dict(result.timing),
         settings=result.case.document()["settings"],
-        histories=dict(result.histories),
+        histories={k: v for k, v in result.histories.items()
+                   if spec.keep_histories is None or k in spec.keep_histories},
         extras=extras,
         mesh=result.mesh_record(),
     )

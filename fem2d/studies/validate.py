@@ -17,7 +17,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,10 @@ from fem2d.io.tables import check_cells
 from fem2d.studies.execution import RunRecord, RunSpec, run_all
 
 HEADER = ["case", "variant", "quantity", "reference", "source", "computed", "error", "tolerance", "status"]
+
+#: the history columns :func:`case_plots` reads (the rest stay in the workers)
+PLOT_HISTORIES = ("time", "u", "fn", "normal_force", "f_n", "kinetic", "elastic", "springs", "friction_dissipation",
+                  "work_loads", "normal_contact_work", "energy_residual", "slave_normal_force")
 
 
 @dataclass
@@ -90,7 +94,8 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
                     if refs == []:
                         out.skipped.append(f"{case_name} [{label}]: no reference applies")
                         continue
-                    out.specs.append(RunSpec(name, overrides, label, run_dir, write_history=False))
+                    out.specs.append(RunSpec(name, overrides, label, run_dir, write_history=False,
+                                             keep_histories=PLOT_HISTORIES))
     return out
 
 
@@ -167,6 +172,8 @@ def validate(
 
     start = time.perf_counter()
     s = suite(cases, root)
+    if not (plots and root is not None):  # no figures: the records need no history
+        s.specs = [replace(spec, keep_histories=()) for spec in s.specs]
     if not s.specs:
         raise InputError("validate: nothing to run (no [[validation]] variant to which a reference applies)")
     if on_start is not None:
