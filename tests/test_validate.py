@@ -1,5 +1,7 @@
 """The validation suite: variants from [[validation]] tables, TEST_RESU rows, report.md."""
 
+from pathlib import Path
+
 import pytest
 
 from fem2d.linalg import solver_names
@@ -142,3 +144,48 @@ def test_the_figures_need_only_the_history_columns_the_records_keep(tmp_path):
         assert len(drawn[0]) >= (1 if case == "sdnd104" else 3)
         for (_, a), (_, b) in zip(*drawn, strict=True):
             assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_runs_are_submitted_longest_first_by_their_last_wall_time(tmp_path):
+    """validate submits the runs it timed before in its output directories longest first, the
+    others before them in suite order; the records come back in suite order all the same."""
+    import json
+
+    from fem2d.studies.execution import RunSpec
+    from fem2d.studies.validate import longest_first
+
+    walls = {"quick": 0.2, "long": 9.0, "middle": 1.5}
+    specs = [RunSpec("c", {}, name, str(tmp_path / name)) for name in ("quick", "new", "long", "middle", "other")]
+    for name, wall in walls.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "result.json").write_text(json.dumps({"timing": {"wall_s": wall}}))
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "result.json").write_text("{not json")  # unreadable: unknown, as never run
+    assert longest_first(specs) == [1, 4, 2, 3, 0]
+    assert longest_first([RunSpec("c", {}, "x")]) == [0]
+
+
+def test_records_come_back_in_suite_order_when_submitted_longest_first(tmp_path):
+    import json
+
+    class Recording(InlineExecutor):
+        def __init__(self):
+            self.labels = []
+
+        def submit(self, fn, /, *args, **kwargs):
+            self.labels.append(args[0].label)
+            return super().submit(fn, *args, **kwargs)
+
+    first = validate(["sdnd101"], tmp_path, executor=InlineExecutor())
+    labels = [r.label for r in first.records]
+    assert len(labels) == 2
+    for record, wall in zip(first.records, (0.001, 100.0), strict=True):  # the second one "took" longer
+        path = Path(record.spec.out_dir) / "result.json"
+        data = json.loads(path.read_text())
+        data["timing"]["wall_s"] = wall
+        path.write_text(json.dumps(data))
+    executor = Recording()
+    again = validate(["sdnd101"], tmp_path, executor=executor)
+    assert executor.labels == labels[::-1]  # submitted longest first
+    assert [r.label for r in again.records] == labels  # reported in suite order
+    assert [r.quantities for r in again.records] == [r.quantities for r in first.records]

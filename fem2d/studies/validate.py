@@ -192,13 +192,38 @@ def validate(
             on_done(n_done, record)
 
     try:
-        records = run_all(s.specs, pool, done)
+        order = longest_first(s.specs)  # submitted so; reported in suite order
+        ran = run_all([s.specs[i] for i in order], pool, done)
+        records = [record for _, record in sorted(zip(order, ran, strict=True), key=lambda pair: pair[0])]
         figures = plotter.finish() if plotter is not None else None
     finally:
         if executor is None:
             pool.shutdown(wait=False, cancel_futures=True)
     workers_used = n if executor is None else type(executor).__name__
     return Validation(records, s.skipped, time.perf_counter() - start, workers_used, figures)
+
+
+def longest_first(specs: Sequence[RunSpec]) -> list[int]:
+    """The order in which to submit ``specs`` (indices): longest first, by the wall time
+    each run took when it last wrote its ``result.json`` in its own directory, so that no
+    long run starts last while the other workers have nothing left; runs never timed there
+    come first, in suite order (the suite lists the longest case first).
+
+    >>> longest_first([RunSpec("a"), RunSpec("b")])  # nothing timed: suite order
+    [0, 1]
+    """
+    import json
+
+    def last_wall(spec: RunSpec) -> float:
+        if spec.out_dir is None:
+            return float("inf")
+        try:
+            return float(json.loads((Path(spec.out_dir) / "result.json").read_text())["timing"]["wall_s"])
+        except (OSError, ValueError, KeyError, TypeError):  # not run there yet, or not readable: unknown
+            return float("inf")
+
+    walls = [last_wall(spec) for spec in specs]
+    return sorted(range(len(specs)), key=lambda i: -walls[i])
 
 
 class _Plotter:
