@@ -17,7 +17,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -172,8 +172,6 @@ def validate(
 
     start = time.perf_counter()
     s = suite(cases, root)
-    if not (plots and root is not None):  # no figures: the records need no history
-        s.specs = [replace(spec, keep_histories=()) for spec in s.specs]
     if not s.specs:
         raise InputError("validate: nothing to run (no [[validation]] variant to which a reference applies)")
     if on_start is not None:
