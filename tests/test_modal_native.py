@@ -94,6 +94,18 @@ def test_a_damaged_kept_file_reads_as_absent_so_it_is_built_again(tmp_path):
     assert machine.loaded
 
 
+def test_a_kept_file_others_may_write_is_not_loaded(tmp_path):
+    integrate_modal(two_modes_two_obstacles(), "euler", 1e-3, 0.01, compiled=True)
+    layout = native.EXPECTED["_euler"]
+    copy = tmp_path / "copy.o"
+    copy.write_bytes(native._cache_file("_euler", layout, native.cache_directory()).read_bytes())
+    copy.chmod(0o600)
+    assert isinstance(native._load(copy, layout), native.NativeKernel)
+    for mode in (0o620, 0o602, 0o666):
+        copy.chmod(mode)
+        assert native._load(copy, layout) is None, oct(mode)
+
+
 def test_a_run_past_the_native_break_even_is_compiled_when_the_machine_code_is_kept(monkeypatch):
     integrate_modal(two_modes_two_obstacles(), "euler", 1e-3, 0.01, compiled=True)  # kept from now on
     assert native.is_kept("_euler") and not native.is_kept("toy")

@@ -165,10 +165,16 @@ def _cache_file(name: str, layout: tuple, directory: Path) -> Path:
 
 
 def _load(path: Path, layout: tuple) -> NativeKernel | None:
-    """The kernel kept at ``path``; None when there is none or its header does not parse
-    (then it is built again); an object code llvmlite cannot load raises."""
+    """The kernel kept at ``path``; None when there is none, when it is not this user's own
+    file or others may write it (its machine code would run: the fallback directory is
+    under the system's temporary directory), or when its header does not parse (in each
+    case it is built again, replacing it); an object code llvmlite cannot load raises."""
     try:
-        header, _, code = path.read_bytes().partition(b"\n")
+        with open(path, "rb") as f:
+            info = os.fstat(f.fileno())
+            if (hasattr(os, "getuid") and info.st_uid != os.getuid()) or info.st_mode & 0o022:
+                return None
+            header, _, code = f.read().partition(b"\n")
         symbol = json.loads(header)["symbol"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
