@@ -65,8 +65,10 @@ class Counters:
     newton_iterations: int = 0
     factorizations: int = 0
     refactorizations: int = 0
-    #: forming K_eff and factorising it (once per step size)
+    #: forming K_eff and factorising it (once per step size), refactorisations included
     factorization_s: float = 0.0
+    #: the refactorisations' part of ``factorization_s`` (forming K_eff included)
+    refactorization_s: float = 0.0
     condensation_s: float = 0.0
     contact_s: float = 0.0
     solve_s: float = 0.0
@@ -178,7 +180,10 @@ class NewmarkStepper:
             # forming K_eff is part of its factorisation's time (once per step size, not per step)
             t0 = time.perf_counter()
             matrix = k_eff(replacing)
-            self.counters.factorization_s += time.perf_counter() - t0
+            elapsed = time.perf_counter() - t0
+            self.counters.factorization_s += elapsed
+            if replacing is not None and self.backend.refactorizes:
+                self.counters.refactorization_s += elapsed
             return matrix
 
         # PARDISO's Schur complement on the mass alone (an explicit scheme, w_K = 0) crashes inside MKL
@@ -200,6 +205,7 @@ class NewmarkStepper:
         if replacing is not None and self.backend.refactorizes:
             factor = self.backend.refactorize(replacing, k_eff, boundary)
             self.counters.refactorizations += 1
+            self.counters.refactorization_s += time.perf_counter() - t0
         else:
             del replacing  # dropped before the new factorisation is made
             factor = self.backend.factorize(k_eff, boundary)

@@ -283,6 +283,7 @@ class DirectAnalysis:
             "refactorizations": counters.refactorizations,
             "step_sizes": stepper.step_sizes,
             "factorization_s": counters.factorization_s,
+            "refactorization_s": counters.refactorization_s,
             "condensation_s": counters.condensation_s,
             "contact_s": counters.contact_s,
             "model_s": t_model,
