@@ -24,6 +24,7 @@ Usage::
     python benchmarks/bench_limit.py                # levels 3-6, small-run breakdown
     python benchmarks/bench_limit.py --full         # + level 6 end to end (350 steps)
     python benchmarks/bench_limit.py --levels 3,4   # quicker
+    python benchmarks/bench_limit.py --levels '' --e2e-level 7 --no-small   # level 7 end to end alone
 
 The machine may be shared: every ratio is taken within one run of this script.
 """
@@ -183,13 +184,14 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--levels", default="3,4,5,6", help="comma-separated mesh levels (default 3,4,5,6)")
     parser.add_argument("--full", action="store_true", help="add level 6 end to end (the case's 350 steps)")
     parser.add_argument("--e2e-level", type=int, default=None, help="end-to-end run at this level instead of 6")
+    parser.add_argument("--no-small", action="store_true", help="without the small-run breakdown")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     parser.add_argument("--limit-of", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.limit_of is not None:
         print(json.dumps(limit(args.limit_of)))
         return {}
-    levels = [int(x) for x in args.levels.split(",")]
+    levels = [int(x) for x in args.levels.split(",") if x.strip()]
     report: dict = {"levels": [], "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
     say = (lambda *a, **k: None) if args.json else print
     say(f"{os.cpu_count()} cpus, load {report['load']:.2f}; "
@@ -226,6 +228,10 @@ def main(argv: list[str] | None = None) -> dict:
             f"+ {run['refactorizations']} refactorisations {run['refactorization_s']:.2f} s (stick/slip trial "
             f"steps and the steps back to dt); assembly {run['model_s']:.2f} s; the rest of the "
             f"process {run['process_s'] - run['wall_s']:.2f} s (imports, outputs, exit)")
+    if args.no_small:
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return report
     small = small_run_breakdown()
     report["small_run"] = small
     b, f = small["breakdown"], small["floor"]
