@@ -5,7 +5,15 @@ import pytest
 import scipy.sparse as sp
 
 from fem2d.errors import InputError
-from fem2d.fe import assemble_matrix, assemble_vector, error_norms, integrate_over_cells, nodal_average, node_dofs
+from fem2d.fe import (
+    assemble_dense_matrix,
+    assemble_matrix,
+    assemble_vector,
+    error_norms,
+    integrate_over_cells,
+    nodal_average,
+    node_dofs,
+)
 from fem2d.fe.assembly import sorted_unique
 from fem2d.mesh import rectangle
 
@@ -23,6 +31,28 @@ def test_assemble_matrix_sums_duplicates_across_blocks():
     np.testing.assert_array_equal(A.toarray(), [[0, 1, 0, 0], [2, 3 + 4 + 10, 5, 0], [0, 6, 7, 0], [0, 0, 0, 0]])
     with pytest.raises(InputError, match="outside"):
         assemble_matrix(a, np.array([[0, 1], [1, 4]]), 4)
+
+
+def test_dense_assembly_is_the_sparse_one_on_numpy_alone():
+    """Same entries as the CSR assembly (a QUAD4 mesh's stiffness: up to four elements per
+    entry, summed in element order) to round-off; the same errors; an empty block list is zero."""
+    from fem2d.fe import elasticity_matrix, mass_matrices, stiffness_matrices
+
+    mesh = rectangle(1.0, 0.5, 4, 3)
+    body = mesh.group("BODY")
+    dofs, n = node_dofs(body.nodes), 2 * mesh.n_nodes
+    k = stiffness_matrices(mesh.points, body, elasticity_matrix(2.1e11, 0.3, "plane_strain"))
+    m = mass_matrices(mesh.points, body, 7800.0, lumping="lumped")
+    for blocks in (k, [k, m]):
+        block_dofs = dofs if isinstance(blocks, np.ndarray) else [dofs, dofs]
+        dense = assemble_dense_matrix(blocks, block_dofs, n)
+        assert isinstance(dense, np.ndarray) and dense.shape == (n, n) and dense.dtype == np.float64
+        sparse = assemble_matrix(blocks, block_dofs, n).toarray()
+        np.testing.assert_allclose(dense, sparse, rtol=0.0, atol=4 * np.finfo(float).eps * np.abs(sparse).max())
+    np.testing.assert_array_equal(assemble_dense_matrix(m, dofs, n), assemble_matrix(m, dofs, n).toarray())
+    np.testing.assert_array_equal(assemble_dense_matrix([], [], 3), np.zeros((3, 3)))
+    with pytest.raises(InputError, match="assemble_dense_matrix: dofs outside"):
+        assemble_dense_matrix(k[:1], np.full((1, 8), n), n)
 
 
 @pytest.mark.parametrize("high", [7, 10**10])

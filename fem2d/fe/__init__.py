@@ -1,5 +1,6 @@
 """The finite-element layer: reference elements, quadrature, vectorised element
-matrices (stiffness, mass, springs), loads and COO -> CSR assembly.
+matrices (stiffness, mass, springs), loads and COO -> CSR assembly (or dense, for a
+small model: :func:`assemble_dense_matrix`).
 
 A typical use, for one elastic block of a :class:`~fem2d.mesh.Mesh`::
 
@@ -11,7 +12,7 @@ A typical use, for one elastic block of a :class:`~fem2d.mesh.Mesh`::
     f = pressure_load(mesh, "FSUP", 7e4)
 """
 
-from fem2d.fe.assembly import assemble_matrix, assemble_vector, node_dofs
+from fem2d.fe.assembly import assemble_dense_matrix, assemble_matrix, assemble_vector, node_dofs
 from fem2d.fe.boundary import edge_orientation, outward_normals
 from fem2d.fe.discrete import global_spring_matrices, point_mass_matrices, point_spring_matrices, spring_matrices
 from fem2d.fe.elasticity import (
@@ -49,6 +50,7 @@ __all__ = [
     "EdgeGeometry",
     "QuadratureRule",
     "ReferenceElement",
+    "assemble_dense_matrix",
     "assemble_matrix",
     "assemble_vector",
     "body_force_load",

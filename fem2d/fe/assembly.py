@@ -1,4 +1,4 @@
-"""Degree-of-freedom numbering and global assembly (COO -> CSR).
+"""Degree-of-freedom numbering and global assembly (COO -> CSR, or dense for a small model).
 
 Dofs are interleaved: dof ``2 i`` is DX of node ``i``, dof ``2 i + 1`` is DY.
 Element arrays use the same local order, node by node:
@@ -8,11 +8,14 @@ Element arrays use the same local order, node by node:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from fem2d.errors import InputError
+
+if TYPE_CHECKING:  # scipy.sparse is imported by assemble_matrix: the dense path runs on NumPy alone
+    import scipy.sparse as sp
 
 ArrayOrArrays = np.ndarray | Sequence[np.ndarray]
 
@@ -59,6 +62,35 @@ def _as_list(arrays: ArrayOrArrays) -> list[np.ndarray]:
     return [np.asarray(a) for a in arrays]
 
 
+def _coo_entries(
+    element_matrices: ArrayOrArrays, element_dofs: ArrayOrArrays, n_dofs: int, index: type[np.integer], caller: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (row, column, value) triplets of all element matrices, in element order, exact zeros left out."""
+    mats, dofs = _as_list(element_matrices), _as_list(element_dofs)
+    if len(mats) != len(dofs):
+        raise InputError(f"{caller}: {len(mats)} blocks of matrices but {len(dofs)} blocks of dofs")
+    rows, cols, vals = [], [], []
+    for a, d in zip(mats, dofs, strict=True):
+        d = np.asarray(d)
+        if a.ndim != 3 or a.shape[1:] != (d.shape[1], d.shape[1]) or len(a) != len(d):
+            raise InputError(f"{caller}: element matrices {a.shape} do not match element dofs {d.shape}")
+        if d.size and (d.min() < 0 or d.max() >= n_dofs):
+            raise InputError(f"{caller}: dofs outside 0..{n_dofs - 1}")
+        m = d.shape[1]
+        d = d.astype(index, copy=False)
+        v = a.reshape(-1).astype(float, copy=False)
+        r, c = np.repeat(d, m, axis=1).ravel(), np.tile(d, (1, m)).ravel()
+        keep = v != 0.0  # lumped masses are mostly zeros: do not store them
+        if not keep.all():
+            r, c, v = r[keep], c[keep], v[keep]
+        rows.append(r)
+        cols.append(c)
+        vals.append(v)
+    if not vals:
+        return np.zeros(0, dtype=index), np.zeros(0, dtype=index), np.zeros(0)
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+
+
 def assemble_matrix(element_matrices: ArrayOrArrays, element_dofs: ArrayOrArrays, n_dofs: int) -> sp.csr_matrix:
     """Sum element matrices into a global sparse matrix.
 
@@ -81,33 +113,44 @@ def assemble_matrix(element_matrices: ArrayOrArrays, element_dofs: ArrayOrArrays
         element matrices (N/m for stiffness, kg for mass). Exact zeros of the
         element matrices are not stored, so a lumped mass is a diagonal CSR.
     """
-    mats, dofs = _as_list(element_matrices), _as_list(element_dofs)
-    if len(mats) != len(dofs):
-        raise InputError(f"assemble_matrix: {len(mats)} blocks of matrices but {len(dofs)} blocks of dofs")
+    import scipy.sparse as sp  # here, not at the top: a small modal model is assembled densely without it
+
     index = np.int32 if 2 * n_dofs < np.iinfo(np.int32).max else np.int64
-    rows, cols, vals = [], [], []
-    for a, d in zip(mats, dofs, strict=True):
-        d = np.asarray(d)
-        if a.ndim != 3 or a.shape[1:] != (d.shape[1], d.shape[1]) or len(a) != len(d):
-            raise InputError(f"assemble_matrix: element matrices {a.shape} do not match element dofs {d.shape}")
-        if d.size and (d.min() < 0 or d.max() >= n_dofs):
-            raise InputError(f"assemble_matrix: dofs outside 0..{n_dofs - 1}")
-        m = d.shape[1]
-        d = d.astype(index, copy=False)
-        v = a.reshape(-1).astype(float, copy=False)
-        r, c = np.repeat(d, m, axis=1).ravel(), np.tile(d, (1, m)).ravel()
-        keep = v != 0.0  # lumped masses are mostly zeros: do not store them
-        if not keep.all():
-            r, c, v = r[keep], c[keep], v[keep]
-        rows.append(r)
-        cols.append(c)
-        vals.append(v)
-    if not vals:
+    rows, cols, vals = _coo_entries(element_matrices, element_dofs, n_dofs, index, "assemble_matrix")
+    if not len(vals):
         return sp.csr_matrix((n_dofs, n_dofs))
-    coo = sp.coo_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_dofs, n_dofs))
-    csr = coo.tocsr()
+    csr = sp.coo_matrix((vals, (rows, cols)), shape=(n_dofs, n_dofs)).tocsr()
     csr.sum_duplicates()
     return csr
+
+
+def assemble_dense_matrix(element_matrices: ArrayOrArrays, element_dofs: ArrayOrArrays, n_dofs: int) -> np.ndarray:
+    """Sum element matrices into a global dense matrix: :func:`assemble_matrix` for a
+    small model, with NumPy alone (``A[dofs[e, i], dofs[e, j]] += A_e[e, i, j]``).
+
+    The modal path of a model of a few hundred dofs works on dense matrices anyway
+    (:func:`fem2d.modal.basis.dense_modes`): assembling them densely spares the
+    process the import of scipy.sparse (about 0.2 s, more than such a run).
+    The duplicates of an entry are summed in element order (the CSR conversion may
+    sum them in another order: the two can differ by round-off where three or more
+    elements meet).
+
+    Parameters
+    ----------
+    element_matrices, element_dofs, n_dofs
+        As for :func:`assemble_matrix`.
+
+    Returns
+    -------
+    ndarray, shape (n_dofs, n_dofs)
+        float64, same units as the element matrices.
+
+    >>> a = np.array([[[1.0, 2.0], [2.0, 5.0]]])
+    >>> assemble_dense_matrix([a, np.array([[[3.0]]])], [np.array([[0, 2]]), np.array([[2]])], 3).tolist()
+    [[1.0, 0.0, 2.0], [0.0, 0.0, 0.0], [2.0, 0.0, 8.0]]
+    """
+    rows, cols, vals = _coo_entries(element_matrices, element_dofs, n_dofs, np.int64, "assemble_dense_matrix")
+    return np.bincount(rows * n_dofs + cols, weights=vals, minlength=n_dofs * n_dofs).reshape(n_dofs, n_dofs)
 
 
 def assemble_vector(element_vectors: ArrayOrArrays, element_dofs: ArrayOrArrays, n_dofs: int) -> np.ndarray:
