@@ -1,6 +1,7 @@
 """The composition API: model objects check their fields, errors name the
 object and field in Python and the case key when they came from a case file."""
 
+import numpy as np
 import pytest
 
 import fem2d
@@ -77,3 +78,37 @@ def test_composed_model_is_the_case_model(block_mesh):
     from_case = fem2d.run(case)
     assert composed.histories["u"].tolist() == from_case.histories["u"].tolist()
     assert composed.quantities == from_case.quantities and composed.case is None
+
+
+def test_a_model_assembled_densely_is_the_sparse_one(block_mesh):
+    """``Model.assemble(dense=True)`` (the modal path of a small model, NumPy only) gives the
+    CSR system's matrices as ndarrays, equal to round-off, and the same everything else;
+    ``Model.n_dofs`` counts the rigid obstacles' nodes as the assembly adds them."""
+    model = fem2d.Model(
+        block_mesh,
+        bodies=[fem2d.Body("PATIN", E=2.1e11, nu=0.3, rho=7000.0, rayleigh=(0.5, 1e-4)),
+                fem2d.Body("BATI", E=1e11, nu=0.0, rho=7000.0)],
+        supports=[fem2d.Support("BATI"), fem2d.Support("R1", value=1e-3), fem2d.Support("R2")],
+        springs=[fem2d.Spring("RESLAT", k_axial=12e3), fem2d.GroundSpring("A", (12e3, 3e3))],
+        masses=[fem2d.PointMass("A", 2.0)],
+        loads=[fem2d.Pressure("FSUP", 7e4, fem2d.Sine(1.0, 3.0))],
+        initial=[fem2d.InitialCondition("PATIN", velocity=(1.0, 0.0))],
+        contacts=[fem2d.Contact("LESC", fem2d.RigidPlane((0.0, -1.0), (0.0, 1.0))),
+                  fem2d.Contact("FLAT", fem2d.RigidCircle((5.0, 0.0), 0.5))],
+    )
+    sparse, dense = model.assemble(), model.assemble(dense=True)
+    assert model.n_dofs == sparse.n_dofs == dense.n_dofs == 2 * (block_mesh.n_nodes + 2 + 1)
+    assert dense.dense and not sparse.dense
+    for name in ("K", "M", "K_springs", "C", "K_free", "M_free", "C_free"):
+        a, b = getattr(dense, name), getattr(sparse, name).toarray()
+        assert isinstance(a, np.ndarray) and a.shape == b.shape, name
+        np.testing.assert_allclose(a, b, rtol=0.0, atol=4 * np.finfo(float).eps * np.abs(b).max(), err_msg=name)
+    for name in ("fixed", "fixed_values", "free", "initial_velocity"):
+        np.testing.assert_array_equal(getattr(dense, name), getattr(sparse, name), err_msg=name)
+    np.testing.assert_allclose(dense.force_free(0.3), sparse.force_free(0.3), rtol=1e-14, atol=1e-9)
+    assert [z.name for z in dense.zones] == [z.name for z in sparse.zones]
+    moving = fem2d.Model(block_mesh, model.bodies, [fem2d.Support("BATI"), fem2d.Support("R1"), fem2d.Support("R2"),
+                                                    fem2d.Support("A", function=fem2d.Sine())])
+    for as_dense in (False, True):  # a displacement history under a body with mass: the same error
+        with pytest.raises(ModelError, match=r"^Support\('A'\)\.function: a displacement history needs a massless"):
+            moving.assemble(dense=as_dense)

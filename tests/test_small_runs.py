@@ -2,6 +2,7 @@
 exact reference is computed once per settings (kept on disk), with the same values."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -13,6 +14,7 @@ from fem2d.case import loading, references  # loading first (it re-exports from 
 from fem2d.case.build import build_system
 from fem2d.case.reference_cache import ReferenceCache
 from fem2d.modal.basis import dense_modes
+from fem2d.runs.result import run
 
 
 def test_exact_reference_is_read_back_for_the_same_settings_only(tmp_path, monkeypatch):
@@ -84,3 +86,69 @@ def test_a_modal_run_loads_neither_the_direct_path_nor_scipys_solvers():
     unwanted = {"fem2d.runs.direct", "fem2d.contact.lagrange", "fem2d.contact.continuous", "fem2d.contact.penalty",
                 "fem2d.modal.events", "scipy.linalg", "scipy.optimize", "scipy.sparse.linalg", "matplotlib"}
     assert loaded & unwanted == set()
+
+
+#: A user's modal case on a small finite-element model: an elastic bar (10 x 1 QUAD4) pushed
+#: onto a plane stop at its free end, six modes (assembled densely: 44 dofs).
+USER_MODAL_CASE = """
+[case]
+name = "bar_modal"
+kind = "modal"
+[mesh]
+geometry = "rectangle"
+params = { length = 1.0, height = 0.1, nx = 10, ny = 1 }
+[model]
+hypothesis = "plane_stress"
+[[materials]]
+group = "BODY"
+E = 2.1e11
+nu = 0.3
+rho = 7800.0
+[[supports]]
+group = "LEFT"
+dofs = ["dx", "dy"]
+[[loads]]
+type = "traction"
+group = "RIGHT"
+vector = [1.0e7, 0.0]
+[modal]
+integrator = "euler"
+n_modes = 6
+[time]
+end = 6.0e-4
+dt = 1.0e-8
+[obstacle]
+type = "plane"
+node = "RIGHT"
+normal = [-1.0, 0.0]
+origin = [1.0, 0.0]
+gap = 5.0e-5
+kn = 1.0e10
+"""
+
+
+def test_a_modal_run_imports_no_scipy_once_its_exact_reference_is_kept(tmp_path):
+    """``fem2d run`` of SDND104, SDND101 and a user's modal case on a small elastic bar, one
+    fresh process, the exact references already in the cache: the model is assembled densely
+    and the process never imports scipy (0.2 s of start-up, more than such a run), while the
+    exact references are still checked (read back from the cache)."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (tmp_path / "bar.toml").write_text(USER_MODAL_CASE)
+    for name in ("sdnd104", "sdnd101"):  # computes the exact references (scipy) into the cache
+        assert run(name, reference_cache=ReferenceCache(cache)).passed
+    code = (
+        "import sys\n"
+        "from fem2d.cli import main\n"
+        "status = [main(['run', case, '--quiet', '--out', out]) for case, out in zip(sys.argv[1::2], sys.argv[2::2])]\n"
+        "print(status, sorted(m for m in sys.modules if m.split('.')[0] == 'scipy'))\n"
+    )
+    cases = {"sdnd104": tmp_path / "a", "sdnd101": tmp_path / "b", str(tmp_path / "bar.toml"): tmp_path / "c"}
+    args = [str(x) for pair in cases.items() for x in pair]
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
+                          env={**os.environ, "FEM2D_CACHE_DIR": str(cache)})
+    assert proc.stdout.splitlines()[-1] == "[0, 0, 0] []"
+    results = {name: json.loads((out / "result.json").read_text()) for name, out in cases.items()}
+    for name in ("sdnd104", "sdnd101"):  # the exact references were there, read back
+        assert any(c["source"].startswith("exact") for c in results[name]["checks"]), name
+    assert results[str(tmp_path / "bar.toml")]["quantities"]["n_impacts"] == 1

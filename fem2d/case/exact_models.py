@@ -19,6 +19,7 @@ import numpy as np
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.case.references import ExactReference, NoExactSolution
+from fem2d.model.system import dense_array
 
 if TYPE_CHECKING:
     from fem2d.exact.bars import BarImpact
@@ -295,7 +296,7 @@ def oscillator_on_stop(case: Case, system: System) -> ExactReference:
     n /= np.linalg.norm(n)
     free = np.zeros(2, dtype=bool)
     free[system.free] = True
-    M, K = system.M.toarray(), system.K.toarray()
+    M, K = dense_array(system.M), dense_array(system.K)  # CSR, or dense: a modal run's small model
     m, k = float(n @ M @ n), float(n @ K @ n)
     if np.any(n[~free]) or np.any(np.abs((M @ n - m * n)[free]) > 1e-12 * m) or np.any(
         np.abs((K @ n - k * n)[free]) > 1e-12 * max(k, 1.0)

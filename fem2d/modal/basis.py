@@ -35,6 +35,7 @@ from fem2d.modal.shocks import Obstacle
 from fem2d.model.timefunctions import TimeFunction
 
 __all__ = [
+    "DENSE_MAX",
     "Excitation",
     "ModalBasis",
     "ModalProblem",
@@ -46,7 +47,10 @@ __all__ = [
     "project_load",
 ]
 
-_DENSE_MAX = 400  # below this many dofs a dense generalized eigensolver is faster and exact
+#: Up to this many dofs the modes come from a dense generalised eigensolver (:func:`dense_modes`):
+#: faster there than a sparse shift-invert, exact, and NumPy only (a modal analysis of a model
+#: this small also assembles it densely: :meth:`fem2d.model.Model.assemble`).
+DENSE_MAX = 400
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ def _as_dense(a) -> np.ndarray:
     return a.toarray() if hasattr(a, "toarray") else np.asarray(a, dtype=float)
 
 
-def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int = _DENSE_MAX) -> ModalBasis:
+def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int = DENSE_MAX) -> ModalBasis:
     r"""Lowest ``n_modes`` modes of :math:`K \phi = \omega^2 M \phi` on the free dofs.
 
     Dense for at most ``dense_max`` dofs (:func:`dense_modes`, NumPy only), otherwise

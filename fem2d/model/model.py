@@ -4,8 +4,8 @@ AFFE_MATERIAU, AFFE_CARA_ELEM, AFFE_CHAR_MECA, DEFI_CONTACT; GetFEM's model
 and bricks).
 
 :meth:`Model.assemble` turns it into a :class:`~fem2d.model.system.System`:
-every contribution vectorised over cells, COO -> CSR once, dofs interleaved
-(2 per node).
+every contribution vectorised over cells, COO -> CSR once (or dense, for a small
+model on the modal path), dofs interleaved (2 per node).
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.sparse as sp
 
 from fem2d.errors import ModelError
-from fem2d.fe import assemble_matrix
+from fem2d.fe import assemble_dense_matrix, assemble_matrix
 from fem2d.mesh.mesh import CellBlock, Mesh
 from fem2d.model.bodies import Body
 from fem2d.model.contact import Contact, RigidCircle, RigidPlane
@@ -98,12 +97,34 @@ class Model:
             return body.E
         return max((b.E for b in self.bodies), default=0.0)
 
-    def assemble(self) -> System:
-        """The sparse matrices, prescribed dofs and motions, load vectors,
-        initial state and contact zones."""
+    @property
+    def n_dofs(self) -> int:
+        """Dofs of the assembled system: two per node of the mesh and of each rigid
+        obstacle master (a plane's segment has two nodes, a circle one, its centre)."""
+        obstacles = [c.master for c in self.contacts if isinstance(c.master, RigidPlane | RigidCircle)]
+        return 2 * (self.mesh.n_nodes + sum(2 if isinstance(o, RigidPlane) else 1 for o in obstacles))
+
+    def assemble(self, dense: bool = False) -> System:
+        """The matrices, prescribed dofs and motions, load vectors, initial state and contact zones.
+
+        Parameters
+        ----------
+        dense : bool
+            Assemble dense ndarrays (:func:`~fem2d.fe.assemble_dense_matrix`, NumPy only) instead
+            of CSR matrices: for a small model whose solver works on dense matrices anyway
+            (the modal basis of a few hundred dofs, :class:`~fem2d.runs.modal.ModalAnalysis`).
+            The direct and static paths take the default, CSR.
+        """
         mesh, plane_dofs, plane_motions = self._with_rigid_obstacles()
         n_dofs = 2 * mesh.n_nodes
-        empty = sp.csr_matrix((n_dofs, n_dofs))
+        if dense:
+            assemble_global = assemble_dense_matrix
+            empty = np.zeros((n_dofs, n_dofs))
+        else:
+            import scipy.sparse as sp  # here: a densely assembled model runs without scipy
+
+            assemble_global = assemble_matrix
+            empty = sp.csr_matrix((n_dofs, n_dofs))
 
         k_blocks, m_blocks, dof_blocks = [], [], []
         c_blocks, c_dofs = [], []
@@ -116,15 +137,15 @@ class Model:
             if a_m or a_k:
                 c_blocks.append(a_m * m + a_k * k)
                 c_dofs.append(dofs)
-        K_body = assemble_matrix(k_blocks, dof_blocks, n_dofs) if k_blocks else empty
-        M = assemble_matrix(m_blocks, dof_blocks, n_dofs) if m_blocks else empty
-        C = assemble_matrix(c_blocks, c_dofs, n_dofs).tocsr() if c_blocks else None
+        K_body = assemble_global(k_blocks, dof_blocks, n_dofs) if k_blocks else empty
+        M = assemble_global(m_blocks, dof_blocks, n_dofs) if m_blocks else empty
+        C = assemble_global(c_blocks, c_dofs, n_dofs) if c_blocks else None
 
         springs = [spring.element_matrices(mesh) for spring in self.springs]
-        K_springs = assemble_matrix([k for k, _ in springs], [d for _, d in springs], n_dofs) if springs else empty
+        K_springs = assemble_global([k for k, _ in springs], [d for _, d in springs], n_dofs) if springs else empty
         masses = [mass.element_matrices(mesh) for mass in self.masses]
         if masses:
-            M = M + assemble_matrix([m for m, _ in masses], [d for _, d in masses], n_dofs)
+            M = M + assemble_global([m for m, _ in masses], [d for _, d in masses], n_dofs)
 
         fixed_dofs, fixed_values, motions = [], [], []
         for support in self.supports:
@@ -160,11 +181,14 @@ class Model:
                 raise ModelError(contact, "name", f"zone name {contact.label!r} is another zone's too")
             labels[contact.label] = contact
 
+        K = K_body + K_springs
+        if not dense:
+            K, M, K_springs = K.tocsr(), M.tocsr(), K_springs.tocsr()
         system = System(
             mesh=mesh,
-            K=(K_body + K_springs).tocsr(),
-            M=M.tocsr(),
-            K_springs=K_springs.tocsr(),
+            K=K,
+            M=M,
+            K_springs=K_springs,
             fixed=fixed,
             fixed_values=values[first],
             loads=loads,
@@ -218,7 +242,8 @@ class Model:
                 continue
             dofs = np.concatenate(support.component_dofs(system.mesh))
             coupled = system.M[dofs][:, system.free]
-            if coupled.count_nonzero() and np.abs(coupled.data).max() > 0.0:
+            entries = coupled if system.dense else coupled.data  # the stored entries of a CSR block
+            if entries.size and np.abs(entries).max() > 0.0:
                 raise ModelError(
                     support, "function", f"a displacement history needs a massless body under {support.group!r} "
                     "(rho = 0 there)"

@@ -3,19 +3,38 @@
 Dofs are interleaved (2 i is DX of node i, 2 i + 1 its DY). Solvers work on
 the *free* dofs; prescribed dofs keep a constant value (zero in every case
 here), lifted into the right-hand side.
+
+The matrices are CSR, or dense ndarrays for a small model assembled with
+``Model.assemble(dense=True)`` (the modal path of a few hundred dofs, which runs on
+NumPy alone: scipy.sparse is imported only where a sparse matrix is made or asked for).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
-import scipy.sparse as sp
 
 from fem2d.contact.problem import ContactZone
 from fem2d.mesh.mesh import Mesh
 from fem2d.model.timefunctions import TimeFunction
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+
+#: A system matrix: CSR, or dense for a model assembled densely.
+Matrix: TypeAlias = "sp.csr_matrix | np.ndarray"
+
+
+def dense_array(matrix: Matrix) -> np.ndarray:
+    """A system matrix as an ndarray: a CSR one expanded, a dense one as it is (not copied).
+
+    >>> dense_array(np.eye(2)).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    return matrix if isinstance(matrix, np.ndarray) else matrix.toarray()
 
 
 @dataclass(frozen=True)
@@ -45,7 +64,8 @@ class System:
 
     ``K`` is the total stiffness (bodies + discrete springs), ``K_springs``
     the part due to discrete springs (for the energy split), ``M`` the mass,
-    ``C`` the damping (None: undamped). ``fixed`` / ``fixed_values`` are the
+    ``C`` the damping (None: undamped): CSR matrices, or all dense ndarrays
+    (:attr:`dense`) for a small model assembled so. ``fixed`` / ``fixed_values`` are the
     prescribed dofs and their values, ``motions`` the prescribed
     displacements that vary in time (on prescribed dofs whose mass coupling
     to the free dofs is zero: their force on the free dofs is
@@ -55,13 +75,13 @@ class System:
     """
 
     mesh: Mesh
-    K: sp.csr_matrix
-    M: sp.csr_matrix
-    K_springs: sp.csr_matrix
+    K: Matrix
+    M: Matrix
+    K_springs: Matrix
     fixed: np.ndarray
     fixed_values: np.ndarray
     loads: list[Load] = field(default_factory=list)
-    C: sp.csr_matrix | None = None
+    C: Matrix | None = None
     initial_velocity: np.ndarray | None = None
     zones: list[ContactZone] = field(default_factory=list)
     motions: list[Motion] = field(default_factory=list)
@@ -70,6 +90,11 @@ class System:
     @property
     def n_dofs(self) -> int:
         return self.K.shape[0]
+
+    @property
+    def dense(self) -> bool:
+        """Whether the matrices are dense ndarrays (a small model assembled densely) rather than CSR."""
+        return isinstance(self.K, np.ndarray)
 
     @cached_property
     def free(self) -> np.ndarray:
@@ -84,22 +109,26 @@ class System:
         index[self.free] = np.arange(len(self.free))
         return index
 
-    def restrict(self, matrix: sp.spmatrix | None) -> sp.csr_matrix | None:
-        """The free-free block of a full matrix."""
+    def restrict(self, matrix: Matrix | sp.spmatrix | None) -> Matrix | None:
+        """The free-free block of a full matrix: CSR for a sparse one, an ndarray for a dense one."""
         if matrix is None:
             return None
+        if isinstance(matrix, np.ndarray):
+            return matrix[np.ix_(self.free, self.free)]
+        import scipy.sparse as sp  # already loaded: the matrix is sparse
+
         return sp.csr_matrix(matrix[self.free][:, self.free])
 
     @cached_property
-    def K_free(self) -> sp.csr_matrix:
+    def K_free(self) -> Matrix:
         return self.restrict(self.K)
 
     @cached_property
-    def M_free(self) -> sp.csr_matrix:
+    def M_free(self) -> Matrix:
         return self.restrict(self.M)
 
     @cached_property
-    def C_free(self) -> sp.csr_matrix | None:
+    def C_free(self) -> Matrix | None:
         return self.restrict(self.C)
 
     @cached_property

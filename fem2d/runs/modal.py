@@ -234,14 +234,17 @@ class ModalAnalysis:
                                      f"{step(first)})")
 
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
-        """Assemble, project, integrate, post-process; a state that blows up is an error
-        naming the step and the time (:meth:`watch`)."""
+        """Assemble (densely up to :data:`~fem2d.modal.basis.DENSE_MAX` dofs), project,
+        integrate, post-process; a state that blows up is an error naming the step and
+        the time (:meth:`watch`)."""
+        from fem2d.modal.basis import DENSE_MAX
         from fem2d.modal.run import run_modal
 
         if self.stepping.extrapolate:  # a direct-path option (fem2d/runs/extrapolation.py)
             raise ModelError(self.stepping, "extrapolate", "a modal analysis does not extrapolate in time")
         t_start = time.perf_counter()
-        system = self.model.assemble()
+        # a model whose modes are computed densely is assembled densely: NumPy alone, no scipy.sparse
+        system = self.model.assemble(dense=self.model.n_dofs <= DENSE_MAX)
         problem = self.problem(system)
         self.check_step(problem)
         try:
