@@ -179,3 +179,14 @@ def test_a_refactorisation_of_a_singular_matrix_is_refused(name):
     factor = backend.factorize(sp.triu(k + m, format="csr"))
     with pytest.raises(NumericalError, match="singular"):
         backend.refactorize(factor, sp.triu(k + 0.0 * m, format="csr"))
+
+
+def test_mkl_is_found_where_the_wheel_lists_it_without_reading_its_file_list():
+    """The ``mkl`` wheel's runtime is found in this environment's prefix, the file its own list
+    names (the fast path spares a process importing ``importlib.metadata``); without the wheel,
+    no MKL, and the default solver is SuperLU."""
+    from fem2d.linalg import default
+
+    listed = default._listed_by_the_wheel()
+    assert default.mkl_runtime() == listed
+    assert default.default_solver() == ("superlu" if listed is None else "pardiso-cholesky")

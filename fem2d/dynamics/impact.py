@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from fem2d.dynamics.schemes import Prediction, TimeScheme
 
@@ -194,7 +193,9 @@ class PaoliSchatzman(TimeScheme):
             if off_diagonal.count_nonzero() == 0 and np.all(mass.diagonal() > 0.0):
                 inverse = 1.0 / mass.diagonal()
                 solver = inverse.__mul__
-            else:
+            else:  # (scipy.sparse.linalg imported here: 0.06 s of every direct run's process otherwise)
+                import scipy.sparse.linalg as spla
+
                 solver = spla.factorized(mass.tocsc())
             self._mass_solvers.clear()
             self._mass_solvers[id(system)] = solver

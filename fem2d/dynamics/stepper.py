@@ -390,8 +390,9 @@ def march(
         t_target = min(t0 + k * dt, t_end)
         if state.t >= t_target - 1e-9 * dt:
             continue  # reached with the previous step (after an event)
-        for kink in kinks[(kinks > state.t + 1e-9 * dt) & (kinks < t_target - 1e-9 * dt)]:
-            state = advance(state, float(kink), float(kink) - state.t)
+        if len(kinks):  # (no array operations at each of a bar_bounce's 34k steps without kinks)
+            for kink in kinks[(kinks > state.t + 1e-9 * dt) & (kinks < t_target - 1e-9 * dt)]:
+                state = advance(state, float(kink), float(kink) - state.t)
         h = t_target - state.t
         t_next = min(t0 + (k + 1) * dt, t_end) if k < n_steps else None
         state = advance(state, t_target, dt if abs(h - dt) <= 1e-9 * dt else h, t_next=t_next)

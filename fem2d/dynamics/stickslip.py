@@ -72,7 +72,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
 from fem2d.contact.problem import SLIP, ContactSolution
 from fem2d.contact.search import master_surface, project
@@ -364,6 +363,8 @@ class BodyTranslations:
         rows = np.concatenate([np.repeat(c[:, :1], c.shape[1], axis=1).ravel() for c in cells])
         cols = np.concatenate([c.ravel() for c in cells])
         graph = sp.coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(mesh.n_nodes, mesh.n_nodes))
+        from scipy.sparse.csgraph import connected_components  # (imports scipy.sparse.linalg: 0.06 s)
+
         _, label = connected_components(graph, directed=False)
         # the nodes of some cell, increasing (np.unique sorted the 4 n_cells entries: 0.15 s at level 6)
         used = np.flatnonzero(np.bincount(cols, minlength=mesh.n_nodes))

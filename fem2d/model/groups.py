@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from fem2d.errors import MeshError, ModelError
+from fem2d.fe.assembly import sorted_unique
 from fem2d.mesh.mesh import CellBlock, Mesh
 
 _KINDS = {0: "nodes", 1: "edges", 2: "surface cells (tri3, tri6, quad4, quad8, quad9)"}
@@ -34,5 +35,6 @@ def group_of(mesh: Mesh, owner: object, field: str, name: str, dimension: int | 
 
 
 def nodes_of(mesh: Mesh, owner: object, field: str, name: str) -> np.ndarray:
-    """The distinct nodes of group ``name``, sorted."""
-    return np.unique(group_of(mesh, owner, field, name).nodes)
+    """The distinct nodes of group ``name``, sorted (by one sort: ``np.unique`` of NumPy 2.x
+    imports ``numpy.ma``, 17 ms of a small modal run's process)."""
+    return sorted_unique(group_of(mesh, owner, field, name).nodes)

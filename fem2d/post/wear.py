@@ -23,6 +23,20 @@ import numpy as np
 __all__ = ["wear_power", "wear_power_blocks", "window_indices"]
 
 
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of a non-empty 1-D array, the same number, by one partition: ``np.median``
+    imports ``numpy.ma`` (17 ms of a small modal run's process).
+
+    >>> _median(np.array([3.0, 1.0, 2.0])), _median(np.array([4.0, 1.0, 3.0, 2.0]))
+    (2.0, 2.5)
+    """
+    k = values.size // 2
+    if values.size % 2:
+        return float(np.partition(values, k)[k])
+    part = np.partition(values, (k - 1, k))
+    return float((part[k - 1] + part[k]) / 2.0)
+
+
 def window_indices(t: np.ndarray, window: tuple[float, float] | None) -> tuple[int, int]:
     """First and last sample index of a window, code_aster's way.
 
@@ -39,7 +53,7 @@ def window_indices(t: np.ndarray, window: tuple[float, float] | None) -> tuple[i
     ta, tb = float(window[0]), float(window[1])
     if tb <= ta:
         raise ValueError(f"window must be increasing, got {window}")
-    tol = 1e-6 * float(np.median(np.diff(t))) if t.size > 1 else 0.0
+    tol = 1e-6 * _median(np.diff(t)) if t.size > 1 else 0.0
     above = np.nonzero(t >= ta - tol)[0]
     if above.size == 0:
         raise ValueError(f"window {window} starts after the last sample ({t[-1]:g} s)")
