@@ -35,7 +35,7 @@ def _save(fig, path: str | os.PathLike) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=110, bbox_inches="tight")
+        fig.savefig(tmp, format="png", dpi=110)  # laid out by tight_layout: no second draw to crop
     _pyplot().close(fig)
     return path
 
