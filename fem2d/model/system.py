@@ -7,6 +7,12 @@ here), lifted into the right-hand side.
 The matrices are CSR, or dense ndarrays for a small model assembled with
 ``Model.assemble(dense=True)`` (the modal path of a few hundred dofs, which runs on
 NumPy alone: scipy.sparse is imported only where a sparse matrix is made or asked for).
+
+A run steps on the free-free blocks :math:`K_{ff}`, :math:`M_{ff}` (:attr:`System.K_free`,
+:attr:`System.M_free`). Once such a block is made, a CSR ``K`` or ``M`` on all dofs is kept as
+that block and the rest (the entries of the prescribed rows and columns), and made again,
+the same matrix entry for entry, when it is asked for (the reactions, an exact model, a
+prescribed displacement's lift): a level-6 SDNV104 run held both, 137 MB where 68 MB do.
 """
 
 from __future__ import annotations
@@ -89,12 +95,12 @@ class System:
 
     @property
     def n_dofs(self) -> int:
-        return self.K.shape[0]
+        return self.__dict__["_n_dofs"]
 
     @property
     def dense(self) -> bool:
         """Whether the matrices are dense ndarrays (a small model assembled densely) rather than CSR."""
-        return isinstance(self.K, np.ndarray)
+        return self.__dict__["_dense"]
 
     @cached_property
     def free(self) -> np.ndarray:
@@ -121,11 +127,28 @@ class System:
 
     @cached_property
     def K_free(self) -> Matrix:
-        return self.restrict(self.K)
+        return self._free_block("K")
 
     @cached_property
     def M_free(self) -> Matrix:
-        return self.restrict(self.M)
+        return self._free_block("M")
+
+    def _free_block(self, name: str) -> Matrix:
+        """The free-free block of ``K`` or ``M``; a CSR matrix on all dofs is then kept as
+        that block and the rest (see the module docstring, :meth:`_full_matrix`)."""
+        full = _full_matrix(self, name)
+        block = self.restrict(full)
+        if block is not None and not isinstance(full, np.ndarray):
+            csr = full.tocsr()
+            free = np.zeros(csr.shape[0], dtype=bool)
+            free[self.free] = True
+            rows = np.repeat(np.arange(csr.shape[0], dtype=csr.indices.dtype), np.diff(csr.indptr))
+            rest = ~(free[rows] & free[csr.indices])  # the entries of a prescribed row or column
+            # kept with the block and the free dofs of the split: the matrix is made again from these
+            # even when a caller has changed ``fixed`` and dropped the cached blocks since
+            self.__dict__["_rest"][name] = (self.free, block, rows[rest], csr.indices[rest], csr.data[rest])
+            self.__dict__["_full"][name] = None
+        return block
 
     @cached_property
     def C_free(self) -> Matrix | None:
@@ -215,3 +238,52 @@ class System:
         if prescribed:
             full[self.fixed] = self.fixed_values
         return full
+
+
+def _full_matrix(system: System, name: str) -> Matrix:
+    """``K`` or ``M`` on all dofs: as given, or made again from the free-free block and the
+    rest (disjoint entries: each value is the one given, in canonical CSR order).
+
+    >>> import scipy.sparse as sp
+    >>> from fem2d.mesh.mesh import Mesh
+    >>> k = sp.csr_matrix(np.array([[2.0, -1.0, 0.0], [-1.0, 2.0, -1.0], [0.0, -1.0, 2.0]]))
+    >>> s = System(Mesh(np.zeros((2, 2)), {}), k, sp.identity(3, format="csr"), sp.csr_matrix((3, 3)),
+    ...            np.array([0]), np.zeros(1))
+    >>> s.K_free.toarray().tolist()
+    [[2.0, -1.0], [-1.0, 2.0]]
+    >>> (s.K != k).nnz, s.n_dofs
+    (0, 3)
+    """
+    full = system.__dict__["_full"][name]
+    if full is None:
+        import scipy.sparse as sp
+
+        free, kept, rows, cols, values = system.__dict__["_rest"][name]
+        block, n = kept.tocoo(), system.n_dofs
+        # one canonical CSR from the two disjoint sets of triplets (a sum of sparse matrices would
+        # drop stored zeros)
+        full = sp.csr_matrix((np.concatenate((block.data, values)),
+                              (np.concatenate((free[block.row], rows)), np.concatenate((free[block.col], cols)))),
+                             shape=(n, n))
+        system.__dict__["_full"][name] = full
+    return full
+
+
+def _matrix_property(name: str) -> property:
+    """``System.K`` / ``System.M``: the matrix on all dofs (see :func:`_full_matrix`)."""
+
+    def get(self: System) -> Matrix:
+        return _full_matrix(self, name)
+
+    def set_(self: System, value: Matrix) -> None:
+        self.__dict__.setdefault("_full", {})[name] = value
+        self.__dict__.setdefault("_rest", {}).pop(name, None)
+        if name == "K":  # (read without making K again)
+            self.__dict__["_n_dofs"] = value.shape[0]
+            self.__dict__["_dense"] = isinstance(value, np.ndarray)
+
+    return property(get, set_, doc=f"``{name}`` on all dofs (CSR, or dense for a model assembled densely).")
+
+
+System.K = _matrix_property("K")  # type: ignore[assignment]  # after @dataclass: its field, made a property
+System.M = _matrix_property("M")  # type: ignore[assignment]
