@@ -119,3 +119,20 @@ def test_a_system_keeps_its_full_matrices_as_their_free_blocks_and_makes_them_ag
         system.__dict__.pop(key, None)
     assert system.K_free.shape[0] == K_free.shape[0] - 2
     assert same(system.K_free, system.restrict(K)) and same(system.K, K) and same(system.M, M)
+
+
+def test_a_damped_systems_c_is_kept_as_its_free_block_too_and_made_again_entry_for_entry(monkeypatch):
+    """The same for the damping matrix of Rayleigh damping (C on all dofs and C_free)."""
+    from fem2d.case.build import build_system
+    from fem2d.case.loading import load_case
+    from fem2d.model import system as system_module
+
+    case = load_case("sdnv104a", ["mesh.refine=1", "materials.0.rayleigh=[2.0, 1e-5]"])
+    with monkeypatch.context() as m:
+        m.setattr(system_module.System, "_free_block",
+                  lambda self, name: self.restrict(system_module._full_matrix(self, name)))
+        C = build_system(case).C
+    system = build_system(case)
+    assert C is not None and C.nnz and system.C_free is not None
+    assert not [m for m in _held_matrices(system) if m.shape == C.shape and m.nnz == C.nnz]
+    assert all(np.array_equal(getattr(system.C, x), getattr(C, x)) for x in ("data", "indices", "indptr"))

@@ -8,11 +8,12 @@ The matrices are CSR, or dense ndarrays for a small model assembled with
 ``Model.assemble(dense=True)`` (the modal path of a few hundred dofs, which runs on
 NumPy alone: scipy.sparse is imported only where a sparse matrix is made or asked for).
 
-A run steps on the free-free blocks :math:`K_{ff}`, :math:`M_{ff}` (:attr:`System.K_free`,
-:attr:`System.M_free`). Once such a block is made, a CSR ``K`` or ``M`` on all dofs is kept as
-that block and the rest (the entries of the prescribed rows and columns), and made again,
-the same matrix entry for entry, when it is asked for (the reactions, an exact model, a
-prescribed displacement's lift): a level-6 SDNV104 run held both, 137 MB where 68 MB do.
+A run steps on the free-free blocks :math:`K_{ff}`, :math:`M_{ff}`, :math:`C_{ff}`
+(:attr:`System.K_free`, :attr:`System.M_free`, :attr:`System.C_free`). Once such a block is
+made, a CSR ``K``, ``M`` or ``C`` on all dofs is kept as that block and the rest (the
+entries of the prescribed rows and columns), and made again, the same matrix entry for
+entry, when it is asked for (the reactions, an exact model, a prescribed displacement's
+lift): a level-6 SDNV104 run held both, 137 MB where 68 MB do.
 """
 
 from __future__ import annotations
@@ -133,9 +134,9 @@ class System:
     def M_free(self) -> Matrix:
         return self._free_block("M")
 
-    def _free_block(self, name: str) -> Matrix:
-        """The free-free block of ``K`` or ``M``; a CSR matrix on all dofs is then kept as
-        that block and the rest (see the module docstring, :meth:`_full_matrix`)."""
+    def _free_block(self, name: str) -> Matrix | None:
+        """The free-free block of ``K``, ``M`` or ``C``; a CSR matrix on all dofs is then kept as
+        that block and the rest (see the module docstring, :func:`_full_matrix`)."""
         full = _full_matrix(self, name)
         block = self.restrict(full)
         if block is not None and not isinstance(full, np.ndarray):
@@ -147,12 +148,12 @@ class System:
             # kept with the block and the free dofs of the split: the matrix is made again from these
             # even when a caller has changed ``fixed`` and dropped the cached blocks since
             self.__dict__["_rest"][name] = (self.free, block, rows[rest], csr.indices[rest], csr.data[rest])
-            self.__dict__["_full"][name] = None
+            del self.__dict__["_full"][name]
         return block
 
     @cached_property
     def C_free(self) -> Matrix | None:
-        return self.restrict(self.C)
+        return self._free_block("C")
 
     @cached_property
     def _lift(self) -> np.ndarray:
@@ -240,9 +241,10 @@ class System:
         return full
 
 
-def _full_matrix(system: System, name: str) -> Matrix:
-    """``K`` or ``M`` on all dofs: as given, or made again from the free-free block and the
-    rest (disjoint entries: each value is the one given, in canonical CSR order).
+def _full_matrix(system: System, name: str) -> Matrix | None:
+    """``K``, ``M`` or ``C`` on all dofs: as given (None: no damping), or made again from the
+    free-free block and the rest (disjoint entries: each value is the one given, in canonical
+    CSR order).
 
     >>> import scipy.sparse as sp
     >>> from fem2d.mesh.mesh import Mesh
@@ -254,23 +256,24 @@ def _full_matrix(system: System, name: str) -> Matrix:
     >>> (s.K != k).nnz, s.n_dofs
     (0, 3)
     """
-    full = system.__dict__["_full"][name]
-    if full is None:
-        import scipy.sparse as sp
+    kept_full = system.__dict__["_full"]
+    if name in kept_full:
+        return kept_full[name]
+    import scipy.sparse as sp  # (split by System._free_block: a CSR matrix)
 
-        free, kept, rows, cols, values = system.__dict__["_rest"][name]
-        block, n = kept.tocoo(), system.n_dofs
-        # one canonical CSR from the two disjoint sets of triplets (a sum of sparse matrices would
-        # drop stored zeros)
-        full = sp.csr_matrix((np.concatenate((block.data, values)),
-                              (np.concatenate((free[block.row], rows)), np.concatenate((free[block.col], cols)))),
-                             shape=(n, n))
-        system.__dict__["_full"][name] = full
+    free, kept, rows, cols, values = system.__dict__["_rest"][name]
+    block, n = kept.tocoo(), system.n_dofs
+    # one canonical CSR from the two disjoint sets of triplets (a sum of sparse matrices would
+    # drop stored zeros)
+    full = sp.csr_matrix((np.concatenate((block.data, values)),
+                          (np.concatenate((free[block.row], rows)), np.concatenate((free[block.col], cols)))),
+                         shape=(n, n))
+    kept_full[name] = full
     return full
 
 
 def _matrix_property(name: str) -> property:
-    """``System.K`` / ``System.M``: the matrix on all dofs (see :func:`_full_matrix`)."""
+    """``System.K``, ``System.M``, ``System.C``: the matrix on all dofs (see :func:`_full_matrix`)."""
 
     def get(self: System) -> Matrix:
         return _full_matrix(self, name)
@@ -287,3 +290,4 @@ def _matrix_property(name: str) -> property:
 
 System.K = _matrix_property("K")  # type: ignore[assignment]  # after @dataclass: its field, made a property
 System.M = _matrix_property("M")  # type: ignore[assignment]
+System.C = _matrix_property("C")  # type: ignore[assignment]
