@@ -62,6 +62,10 @@ def test_did_you_mean_on_unknown_keys(tmp_path, capsys):
         load_case("sdnv104a", {"contact.muu": 0.4})
     with pytest.raises(InputError, match=r"override materials.0.rhoo: unknown key; did you mean 'materials.0.rho'\?"):
         load_case("sdnv104a", {"materials.0.rhoo": 1.0})
+    # a key of a list of tables without its entry's index: shown with one (it suggested the key itself)
+    with pytest.raises(InputError, match=r"override materials.rayleigh: unknown key; did you mean "
+                                         r"'materials.0.rayleigh'\?"):
+        load_case("sdnv104a", {"materials.rayleigh": [1.0, 0.0]})
     bad = tmp_path / "typo.toml"
     bad.write_text('[case]\nname = "x"\nkind = "direct"\n[time]\ndt = 0.1\nend = 1.0\nschem = "newmark"\n')
     with pytest.raises(InputError, match=r"typo.toml: time.schem: unknown key \(did you mean 'scheme'\?"):

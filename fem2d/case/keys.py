@@ -13,7 +13,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from fem2d.case.fields import Field, Optional, Table, TableList, TableOrList
+from fem2d.case.fields import Field, Optional, Table, TableList, TableOrList, lookup
 from fem2d.case.schema import SCHEMA
 
 #: Units a field's documentation may start with (``"N/m along node1 -> node2"``)
@@ -176,29 +176,43 @@ def markdown_page() -> str:
 
 
 def _known_paths() -> list[str]:
-    return [k.key.replace("[]", "") for k in key_docs()]
+    """Every key as the case-format page lists it, a list of tables marked ``[]``."""
+    return [k.key for k in key_docs()]
 
 
 def did_you_mean(key: str, candidates: list[str] | None = None) -> str:
     """``"; did you mean 'time.dt'?"`` for a near miss of a known key, else ``""``;
-    list indices of a ``--set`` key are kept (``loads.1.valeu`` -> ``loads.1.value``).
+    list indices of a ``--set`` key are kept (``loads.1.valeu`` -> ``loads.1.value``), and a
+    key of a list of tables given without its entry's index is shown with the first one's.
 
     >>> did_you_mean("time.dtt")
     "; did you mean 'time.dt'?"
     >>> did_you_mean("loads.1.valeu")
     "; did you mean 'loads.1.value'?"
+    >>> did_you_mean("materials.rayleigh"), did_you_mean("contact.muu")
+    ("; did you mean 'materials.0.rayleigh'?", "; did you mean 'contact.mu'?")
     """
-    pool = candidates if candidates is not None else _known_paths()
+    marked = {path.replace("[]", ""): path for path in (candidates if candidates is not None else _known_paths())}
     parts = key.split(".")
     bare = ".".join(p for p in parts if not p.isdigit())
-    close = difflib.get_close_matches(bare, pool, n=1, cutoff=0.75)
+    close = difflib.get_close_matches(bare, list(marked), n=1, cutoff=0.75)
     if not close:
         return ""
     words = close[0].split(".")
-    for i, part in enumerate(parts):
-        if part.isdigit() and i <= len(words):
-            words.insert(i, part)
-    return f"; did you mean {'.'.join(words)!r}?"
+    if any(p.isdigit() for p in parts):
+        for i, part in enumerate(parts):
+            if part.isdigit() and i <= len(words):
+                words.insert(i, part)
+    else:  # no index given: the first entry of each list of tables on the way (a table that may be
+        # a list, as [contact], takes its keys without one)
+        words = []
+        for piece in marked[close[0]].split("."):
+            name = piece.removesuffix("[]")
+            words.append(name)
+            if piece != name and isinstance(lookup(SCHEMA, ".".join(words)), TableList):
+                words.append("0")
+    suggestion = ".".join(words)
+    return "" if suggestion == key else f"; did you mean {suggestion!r}?"
 
 
 if __name__ == "__main__":  # pragma: no cover - regenerates the page
