@@ -147,7 +147,8 @@ class System:
             rest = ~(free[rows] & free[csr.indices])  # the entries of a prescribed row or column
             # kept with the block and the free dofs of the split: the matrix is made again from these
             # even when a caller has changed ``fixed`` and dropped the cached blocks since
-            self.__dict__["_rest"][name] = (self.free, block, rows[rest], csr.indices[rest], csr.data[rest])
+            self.__dict__["_rest"][name] = (type(csr), self.free, block, rows[rest], csr.indices[rest],
+                                            csr.data[rest])
             del self.__dict__["_full"][name]
         return block
 
@@ -255,19 +256,20 @@ def _full_matrix(system: System, name: str) -> Matrix | None:
     [[2.0, -1.0], [-1.0, 2.0]]
     >>> (s.K != k).nnz, s.n_dofs
     (0, 3)
+    >>> s = System(Mesh(np.zeros((2, 2)), {}), sp.csr_array(k), sp.identity(3, format="csr"),
+    ...            sp.csr_matrix((3, 3)), np.array([0]), np.zeros(1))
+    >>> _ = s.K_free; type(s.K).__name__
+    'csr_array'
     """
     kept_full = system.__dict__["_full"]
     if name in kept_full:
         return kept_full[name]
-    import scipy.sparse as sp  # (split by System._free_block: a CSR matrix)
-
-    free, kept, rows, cols, values = system.__dict__["_rest"][name]
+    csr, free, kept, rows, cols, values = system.__dict__["_rest"][name]  # split by System._free_block
     block, n = kept.tocoo(), system.n_dofs
-    # one canonical CSR from the two disjoint sets of triplets (a sum of sparse matrices would
-    # drop stored zeros)
-    full = sp.csr_matrix((np.concatenate((block.data, values)),
-                          (np.concatenate((free[block.row], rows)), np.concatenate((free[block.col], cols)))),
-                         shape=(n, n))
+    # one canonical CSR (of the class given: csr_matrix or csr_array) from the two disjoint sets of
+    # triplets (a sum of sparse matrices would drop stored zeros)
+    full = csr((np.concatenate((block.data, values)),
+                (np.concatenate((free[block.row], rows)), np.concatenate((free[block.col], cols)))), shape=(n, n))
     kept_full[name] = full
     return full
 
