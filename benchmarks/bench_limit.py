@@ -118,20 +118,42 @@ def sweeps_after_products(sweeps, k_eff, rhs: np.ndarray, repeat: int = 15) -> f
 PAUSE_S = 1e-3
 
 
+def busy_wait(seconds: float = PAUSE_S) -> None:
+    """Keep the CPU busy for ``seconds`` without touching a solver's data."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        pass
+
+
 def after_pause(fn, pause: float = PAUSE_S, repeat: int = 15) -> float:
     """``fn``'s time (median of ``repeat``) when each call follows ``pause`` seconds of a busy
     wait that touches none of its data: what a solve costs inside a time step, whose other work
     (the contact problem, the products, the history) keeps the solver away from its factors
-    for about that long. On this shared machine the factors are then no longer in cache: at
-    level 4 a 1 ms wait doubles a solve that takes 1 ms back to back."""
+    for about that long. On this shared machine the factors are then no longer all in cache:
+    at level 4 such a wait slows a solve of 1 ms back to back by a third to a half."""
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < pause:
-            pass
+        busy_wait(pause)
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def split_sweeps(factor, rhs: np.ndarray, pause: float = PAUSE_S, repeat: int = 15) -> float:
+    """The forward and backward sweeps of a Schur factorisation as a step runs them: a busy
+    wait of ``pause`` before the forward sweep and another between the two (where a step
+    solves its contact problem); their time (median of ``repeat``), the waits left out."""
+    times = []
+    for _ in range(repeat):
+        busy_wait(pause)
+        t0 = time.perf_counter()
+        work = factor.forward(rhs)
+        t1 = time.perf_counter()
+        busy_wait(pause)
+        t2 = time.perf_counter()
+        factor.backward(work)
+        times.append(t1 - t0 + time.perf_counter() - t2)
     return float(np.median(times))
 
 
@@ -166,6 +188,7 @@ def limit(level: int) -> dict:
             row["sweeps_s"] = best_of(sweeps, 3)
             row["sweeps_in_step_s"] = sweeps_after_products(sweeps, k_eff, rhs)
             row["sweeps_cold_s"] = after_pause(sweeps)
+            row["sweeps_split_s"] = split_sweeps(factor, rhs)
             del factor
         out["backends"][name] = row
     rows_ = out["backends"].values()
@@ -272,7 +295,7 @@ def main(argv: list[str] | None = None) -> dict:
             f"{n} factor {b['factor_s']:.3f} s solve {1e3 * b['solve_s']:.2f} ms ({1e3 * b['solve_cold_s']:.2f} cold)"
             + (f" (with Schur {b['factor_schur_s']:.3f} s, sweeps {1e3 * b['sweeps_s']:.2f} ms back to back, "
                f"{1e3 * b['sweeps_in_step_s']:.2f} ms after three K_eff products, "
-               f"{1e3 * b['sweeps_cold_s']:.2f} ms cold)"
+               f"{1e3 * b['sweeps_cold_s']:.2f} ms cold, {1e3 * b['sweeps_split_s']:.2f} ms with a wait between them)"
                if "sweeps_s" in b else "")
             for n, b in backends.items()))
     e2e = args.e2e_level if args.e2e_level is not None else (6 if args.full else None)

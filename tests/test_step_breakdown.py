@@ -1,0 +1,33 @@
+"""benchmarks/step_breakdown.py: the timed parts of a step, and the methods left as they were."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).parents[1] / "benchmarks" / "step_breakdown.py"
+
+
+@pytest.fixture(scope="module")
+def step_breakdown():
+    spec = importlib.util.spec_from_file_location("step_breakdown", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_part_is_timed_and_unwrapped_after(step_breakdown):
+    from fem2d.dynamics.stepper import NewmarkStepper
+    from fem2d.linalg.pardiso import PARDISO_CHOLESKY, PardisoFactorization
+
+    if not PARDISO_CHOLESKY.available():
+        pytest.skip("the sweeps timed are PARDISO's (the default backend where MKL installs)")
+    before = (NewmarkStepper.__dict__["step"], PardisoFactorization.__dict__["forward"])
+    out = step_breakdown.breakdown(0, end=0.1)
+    assert out["steps"] == 10
+    parts = out["parts"]
+    assert {"forward", "backward", "contact", "right-hand side", "step", "history"} <= set(parts)
+    # one accepted step is one call of each (no event in the first 0.1 s), its parts inside it
+    assert parts["step"][2] == parts["history"][2] == 10
+    assert parts["forward"][1] + parts["backward"][1] + parts["contact"][1] < parts["step"][1]
+    assert (NewmarkStepper.__dict__["step"], PardisoFactorization.__dict__["forward"]) == before
