@@ -7,7 +7,9 @@ accepted step. The parts: the sweeps of the factorisation with the Schur complem
 the scheme's prediction, right-hand side and correction, the history, the measures, the
 stick/slip locator, and ``step`` (all of a step, the rest included: K du, the coupling's
 condensation and expansion). The first step holds the factorisation: the medians are
-the figures to read.
+the figures to read. Then, in the same process, on the same factors and the last step's
+right-hand side, the two sweeps back to back (``--repeat`` times, medians): what they
+take when nothing runs between them, against what they take inside the steps.
 
 Usage::
 
@@ -49,16 +51,24 @@ END = {3: 1.0, 4: 1.0, 5: 0.6, 6: 0.5}
 
 @contextmanager
 def timed_parts(parts=PARTS):
-    """Wrap each part's method with a timer; yields {label: [seconds, ...]}; unwraps on exit."""
+    """Wrap each part's method with a timer; yields {label: [seconds, ...]}; unwraps on exit.
+
+    The stepper keeps its factors when the march ends (``release`` does nothing), and the
+    last sweep's factorisation and input are kept under ``times["last forward"]``."""
     import importlib
 
-    times: dict[str, list[float]] = defaultdict(list)
-    saved = []
+    from fem2d.dynamics.stepper import NewmarkStepper
+
+    times: dict[str, list] = defaultdict(list)
+    saved = [(NewmarkStepper, "release", NewmarkStepper.__dict__["release"])]
+    NewmarkStepper.release = lambda self: None
     for module, cls_name, method, label in parts:
         cls = getattr(importlib.import_module(module), cls_name)
         original = cls.__dict__[method]
 
         def wrapper(*args, _f=original, _label=label, **kwargs):
+            if _label == "forward":
+                times["last forward"] = [args]  # (factorisation, right-hand side)
             t0 = time.perf_counter()
             try:
                 return _f(*args, **kwargs)
@@ -74,8 +84,23 @@ def timed_parts(parts=PARTS):
             setattr(cls, method, original)
 
 
-def breakdown(level: int, end: float | None = None) -> dict:
-    """{label: (median ms per call, total ms per accepted step, calls)} and the steps."""
+def back_to_back(factor, rhs: np.ndarray, repeat: int) -> tuple[float, float]:
+    """Medians (ms) of ``factor``'s forward and backward sweeps of ``rhs``, run ``repeat``
+    times back to back."""
+    forward, backward = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        work = factor.forward(rhs)
+        t1 = time.perf_counter()
+        factor.backward(work)
+        forward.append(t1 - t0)
+        backward.append(time.perf_counter() - t1)
+    return 1e3 * float(np.median(forward)), 1e3 * float(np.median(backward))
+
+
+def breakdown(level: int, end: float | None = None, repeat: int = 40) -> dict:
+    """{label: (median ms per call, total ms per accepted step, calls)}, the steps, and the
+    sweeps back to back (medians, ms) on the last step's factors and right-hand side."""
     from fem2d.case.build import build_analysis
     from fem2d.case.loading import load_case
 
@@ -84,21 +109,30 @@ def breakdown(level: int, end: float | None = None) -> dict:
     analysis = build_analysis(case).analysis
     with timed_parts() as times:
         result = analysis.integrate()
+    last = times.pop("last forward", None)
     steps = result.timing["steps"]
     parts = {label: (1e3 * float(np.median(t)), 1e3 * sum(t) / steps, len(t)) for label, t in times.items()}
-    return {"level": level, "steps": steps, "parts": parts, "timing": result.timing}
+    sweeps = back_to_back(*last[0], repeat) if last and last[0][0].alive else None
+    if last:
+        last[0][0].free()
+    return {"level": level, "steps": steps, "parts": parts, "timing": result.timing, "back_to_back": sweeps}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("level", type=int)
     parser.add_argument("--end", type=float, default=None, help="time.end (default: 50 to 100 steps)")
+    parser.add_argument("--repeat", type=int, default=40, help="sweeps back to back after the run (default 40)")
     args = parser.parse_args(argv)
-    out = breakdown(args.level, args.end)
+    out = breakdown(args.level, args.end, args.repeat)
     print(f"level {out['level']}: {out['steps']} steps, {out['timing']['n_free_dofs']} free dofs")
     print(f"{'part':20s} {'median ms':>10s} {'ms / step':>10s} {'calls':>6s}")
     for label, (median, per_step, calls) in out["parts"].items():
         print(f"{label:20s} {median:10.3f} {per_step:10.3f} {calls:6d}")
+    if out["back_to_back"] is not None:
+        forward, backward = out["back_to_back"]
+        print(f"the same sweeps back to back, same factors and right-hand side: forward {forward:.3f} ms, "
+              f"backward {backward:.3f} ms (medians of {args.repeat})")
 
 
 if __name__ == "__main__":
