@@ -1,7 +1,13 @@
 """Shared test data: a tiny cantilever case (the first 20 ms), fast enough to
-run many times in tests of the workflows (study, validate, CLI)."""
+run many times in tests of the workflows (study, validate, CLI); and the
+scripts of ``benchmarks/`` loaded as modules."""
+
+import importlib.util
+from pathlib import Path
 
 import pytest
+
+BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
 TINY_CASE = """
 [case]
@@ -35,3 +41,11 @@ def write_tiny_case(tmp_path):
         return str(path)
 
     return write
+
+
+def load_benchmark(name: str):
+    """The script ``benchmarks/<name>.py`` as a module (the directory is no package)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,21 +1,16 @@
 """benchmarks/compare_results.py: two validate trees agree when every quantity of every
 run prints the same ten digits; a missing run, quantity or check is a difference."""
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).parents[1] / "benchmarks" / "compare_results.py"
+from conftest import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def compare():
-    spec = importlib.util.spec_from_file_location("compare_results", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("compare_results")
 
 
 def _tree(root: Path, runs: dict[str, dict]) -> Path:

@@ -1,19 +1,13 @@
 """benchmarks/step_breakdown.py: the timed parts of a step, and the methods left as they were."""
 
-import importlib.util
-from pathlib import Path
 
 import pytest
-
-SCRIPT = Path(__file__).parents[1] / "benchmarks" / "step_breakdown.py"
+from conftest import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def step_breakdown():
-    spec = importlib.util.spec_from_file_location("step_breakdown", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("step_breakdown")
 
 
 def test_every_part_is_timed_and_unwrapped_after(step_breakdown):
