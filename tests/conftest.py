@@ -3,9 +3,17 @@ run many times in tests of the workflows (study, validate, CLI); and the
 scripts of ``benchmarks/`` loaded as modules."""
 
 import importlib.util
+import signal
 from pathlib import Path
 
 import pytest
+
+# The Ctrl-C tests send SIGINT to fem2d processes they start, and a child inherits an ignored
+# SIGINT across exec. A shell starts a background job (`cmd &` without job control) with SIGINT
+# ignored, so a test run started that way would see fem2d ignore the Ctrl-C it is tested on (as
+# it should: a background job is not interrupted). The tests run as a foreground job would.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 BENCHMARKS = Path(__file__).parents[1] / "benchmarks"
 
