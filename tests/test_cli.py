@@ -94,7 +94,7 @@ def test_interrupted_run_leaves_previous_result_intact(tmp_path, monkeypatch):
     monkeypatch.setattr(direct, "direct_quantities", interrupted)
     assert _run(tmp_path, "--set", "time.end=0.01") == 130
     assert (tmp_path / "result.json").read_text() == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.npz", "result.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".fem2d-outputs.json", "history.npz", "result.json"]
 
 
 def test_ctrl_c_after_a_run_wrote_its_outputs_says_so(tmp_path, monkeypatch, capsys):

@@ -303,7 +303,7 @@ def test_a_disk_full_while_writing_keeps_the_previous_outputs(tmp_path, capsys, 
 
 
 def test_outputs_are_replaced_together_and_foreign_files_kept(tmp_path):
-    from fem2d.io.files import replaced_together
+    from fem2d.io.files import MANIFEST, replaced_together
 
     out = tmp_path / "run"
     with replaced_together(out) as stage:
@@ -315,28 +315,35 @@ def test_outputs_are_replaced_together_and_foreign_files_kept(tmp_path):
     (out / "notes.txt").write_text("mine")
     with replaced_together(out) as stage:
         (stage / "result.json").write_text("new")
-    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "result.json"]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "notes.txt", "result.json"]
     assert (out / "result.json").read_text() == "new" and (out / "notes.txt").read_text() == "mine"
     with pytest.raises(KeyboardInterrupt), replaced_together(out) as stage:
         (stage / "result.json").write_text("newer")
         raise KeyboardInterrupt
     assert (out / "result.json").read_text() == "new"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "notes.txt", "result.json"]
 
 
 def test_a_staging_directory_abandoned_by_a_killed_writer_is_removed(tmp_path):
-    from fem2d.io.files import replaced_together
+    from fem2d.io.files import STAGE_PREFIX, replaced_together
 
+    out = tmp_path / "run"
+    out.mkdir()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    abandoned = tmp_path / f".run.fem2d-new-{dead.pid}-abcd1234"
+    abandoned = out / f"{STAGE_PREFIX}{dead.pid}-abcd1234"
     abandoned.mkdir()
     (abandoned / "result.json").write_text("half")
-    alive = tmp_path / f".run.fem2d-new-{os.getppid()}-efgh5678"  # a writer still at work: kept
+    alive = out / f"{STAGE_PREFIX}{os.getppid()}-efgh5678"  # a writer still at work: kept
     alive.mkdir()
-    with replaced_together(tmp_path / "run") as stage:
+    older = tmp_path / f".run.fem2d-new-{dead.pid}-abcd1234"  # an older fem2d's: may hold the user's files
+    older.mkdir()
+    (older / "thesis.tex").write_text("mine")
+    with replaced_together(out) as stage:
         (stage / "result.json").write_text("{}")
-    assert sorted(p.name for p in tmp_path.iterdir()) == [alive.name, "run"]
+    assert sorted(p.name for p in out.iterdir()) == sorted([".fem2d-outputs.json", alive.name, "result.json"])
+    assert (older / "thesis.tex").read_text() == "mine"
 
 
 def test_file_modes_follow_the_umask(tmp_path):
@@ -361,15 +368,16 @@ def test_result_json_is_strict_json(tmp_path):
     assert (tmp_path / "n.json").read_text().split() == ["{", '"q":', "null,", '"r":', "[", "null,", "1.0", "]", "}"]
 
 
-def test_a_failed_study_run_is_a_row_and_leaves_no_stale_files(tmp_path, capsys):
+def test_a_failed_study_run_is_a_row_and_keeps_the_previous_result(tmp_path, capsys):
     from fem2d.studies.execution import RunSpec, run_all
 
     out = tmp_path / "r"
     good = run_all([RunSpec("sdnd101", {"time.end": 0.1}, "ok", str(out))], executor=_inline())
     assert good[0].error is None and (out / "history.npz").is_file()
+    before = sorted(p.name for p in out.iterdir())
     bad = run_all([RunSpec("sdnd101", {"time.dt": 0.05}, "unstable", str(out))], executor=_inline())
     assert "time.dt: 0.05 s is above the stability limit" in bad[0].error and bad[0].status == "FAILED"
-    assert sorted(p.name for p in out.iterdir()) == []  # neither the old result.json nor its history
+    assert sorted(p.name for p in out.iterdir()) == before  # as fem2d run: the earlier result stands
 
 
 def _inline():

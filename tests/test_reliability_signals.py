@@ -64,7 +64,7 @@ def _consistent_run_dirs(root: Path) -> None:
         with np.load(history) as arrays:
             last = arrays["time [s]"][-1]
         assert float(last) == pytest.approx(doc["settings"]["time"]["end"], rel=1e-9)
-    leftovers = [p for p in root.rglob("*fem2d-new*")] + [p for p in root.rglob("*.tmp")]
+    leftovers = [p for p in root.rglob("*fem2d-stage*")] + [p for p in root.rglob("*.tmp")]
     assert not leftovers, leftovers
 
 
@@ -247,6 +247,31 @@ def test_a_read_only_output_directory_fails_before_running(tmp_path):
         err = (tmp_path / name).read_text()
         assert err.strip().splitlines() == [f"fem2d: error: {path}: cannot write (Read-only file system); "
                                             "expected a writable directory with free space"]
+
+
+@needs_mounts
+def test_a_mount_point_and_a_read_only_folder_in_out_are_left_alone(tmp_path):
+    """fem2d moves nothing of the user's, so what cannot be moved does not matter."""
+    script = """
+    set -e
+    mkdir -p o/a_mnt o/z_mnt o/zz_readonly
+    mount -t tmpfs -o size=64k tmpfs o/a_mnt && mount -t tmpfs -o size=64k tmpfs o/z_mnt
+    echo first > o/a_mnt/inside.txt && echo last > o/z_mnt/inside.txt && echo ro > o/zz_readonly/kept.txt
+    chmod 555 o/zz_readonly && echo mine > o/0_notes.txt
+    set +e
+    FEM2D run sdnd101 --quiet --out o > /dev/null 2> err.txt; echo $? > status.txt
+    FEM2D run sdnd101 --quiet --out o > /dev/null 2>> err.txt; echo $? >> status.txt
+    cat o/a_mnt/inside.txt o/z_mnt/inside.txt o/zz_readonly/kept.txt o/0_notes.txt > kept.txt
+    mountpoint -q o/a_mnt && mountpoint -q o/z_mnt && echo mounted > mounted.txt
+    ls -A o > listing.txt
+    """
+    proc = _in_namespace(script, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "status.txt").read_text().split() == ["0", "0"], (tmp_path / "err.txt").read_text()
+    assert (tmp_path / "kept.txt").read_text().split() == ["first", "last", "ro", "mine"]
+    assert (tmp_path / "mounted.txt").read_text().strip() == "mounted"
+    assert (tmp_path / "listing.txt").read_text().split() == [
+        ".fem2d-outputs.json", "0_notes.txt", "a_mnt", "history.npz", "result.json", "z_mnt", "zz_readonly"]
 
 
 def test_a_read_only_install_moves_the_numba_cache(tmp_path, monkeypatch, capsys):

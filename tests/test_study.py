@@ -110,7 +110,7 @@ def test_compare_specs_and_table():
     assert by_name["status"][2:] == ["OK", "ConvergenceError: no convergence at t = 1"]
 
 
-def test_failed_run_is_a_row_and_leaves_no_result(tiny, tmp_path):
+def test_failed_run_is_a_row_and_keeps_the_previous_result(tiny, tmp_path):
     out = tmp_path / "runs"
     stale = out / "bad"
     stale.mkdir(parents=True)
@@ -127,7 +127,7 @@ def test_failed_run_is_a_row_and_leaves_no_result(tiny, tmp_path):
     assert json.loads((out / "good" / "result.json").read_text())["quantities"]["x_at_0.01"] == good.quantities[
         "x_at_0.01"
     ]
-    assert not (stale / "result.json").exists()  # no stale result stands for the failed run
+    assert (stale / "result.json").read_text() == '{"stale": true}'  # as fem2d run: the earlier result stands
     header, rows = sweep_table([good, bad], ["time.dt"])
     assert rows[1][header.index("status")] == "FAILED" and "larger than" in rows[1][header.index("error")]
     assert rows[0][header.index("time.dt")] is None and rows[1][header.index("time.dt")] == 10.0
@@ -151,7 +151,7 @@ def test_interrupt_keeps_finished_runs_and_writes_nothing_else(tiny, tmp_path, m
     first, second, third = (tmp_path / f"{i:03d}_time.dt={dt}" for i, dt in enumerate(["0.001", "0.0005", "0.00025"]))
     assert json.loads((first / "result.json").read_text())["overrides"] == {"time.dt": 1e-3}
     assert not second.exists() and not third.exists()
-    assert sorted(p.name for p in first.iterdir()) == ["history.npz", "result.json"]
+    assert sorted(p.name for p in first.iterdir()) == [".fem2d-outputs.json", "history.npz", "result.json"]
 
 
 def _quantities(records):

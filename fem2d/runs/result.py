@@ -247,11 +247,3 @@ def write_result(
         for writer in (*RESULT_WRITERS, *extra):
             writer(result, stage)
     return out
-
-
-def remove_result(out_dir: str | os.PathLike) -> None:
-    """Remove a previous run's files from ``out_dir`` (together), e.g. after the run failed,
-    so no stale ``result.json`` stands for it; other files there are kept."""
-    if Path(out_dir).is_dir():
-        with replaced_together(out_dir):
-            pass

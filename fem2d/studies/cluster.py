@@ -100,23 +100,19 @@ def run_packed(spec: RunSpec, files: CaseFiles) -> tuple[RunRecord, dict | None]
 
 
 def write_run(record: RunRecord, document: dict | None, spec: RunSpec) -> None:
-    """On the client: the run's files under ``spec.out_dir`` (atomic; a failed run leaves none)."""
-    from fem2d.io.files import atomic_path, write_json
+    """On the client: the run's files under ``spec.out_dir``, replaced together as
+    ``fem2d run`` replaces them; a failed run leaves the directory as it was."""
+    from fem2d.io.files import replaced_together, write_json
 
-    if spec.out_dir is None:
+    if spec.out_dir is None or document is None:  # a failed run: its directory keeps what it held
         return
-    out = Path(spec.out_dir)
-    if document is None:
-        with contextlib.suppress(FileNotFoundError):
-            (out / "result.json").unlink()
-        return
-    out.mkdir(parents=True, exist_ok=True)
-    if record.histories and spec.write_history:  # as fem2d run writes it (runs.result.write_history_npz)
-        from fem2d.io.columns import labelled
+    with replaced_together(spec.out_dir) as stage:
+        if record.histories and spec.write_history:  # as fem2d run writes it (runs.result.write_history_npz)
+            from fem2d.io.columns import labelled
 
-        with atomic_path(out / "history.npz") as tmp, open(tmp, "wb") as f:
-            np.savez(f, **labelled(record.histories))
-    write_json(out / "result.json", document)
+            with open(stage / "history.npz", "wb") as f:
+                np.savez(f, **labelled(record.histories))
+        write_json(stage / "result.json", document)
 
 
 def run_on_cluster(

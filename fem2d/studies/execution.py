@@ -229,7 +229,7 @@ def execute(spec: RunSpec) -> RunRecord:
 
 
 def _execute(spec: RunSpec) -> RunRecord:
-    from fem2d.runs.result import remove_result, run, write_result
+    from fem2d.runs.result import run, write_result
 
     out = Path(spec.out_dir) if spec.out_dir else None
     start = time.perf_counter()
@@ -238,10 +238,7 @@ def _execute(spec: RunSpec) -> RunRecord:
         if out is not None:
             write_result(result if spec.write_history else dataclasses.replace(result, histories={}), out)
         return record_of(result, spec)
-    except Exception as exc:  # a failed run is a row of the table, not the end of the study
-        if out is not None:  # no stale result.json (nor its history) may stand for this failed run
-            with contextlib.suppress(Exception):
-                remove_result(out)
+    except Exception as exc:  # a failed run is a row of the table; its directory keeps what it held (as fem2d run)
         name = Path(spec.case).stem if spec.case.endswith(".toml") else spec.case
         return RunRecord(spec, name, timing={"wall_s": time.perf_counter() - start}, error=_message(exc))
 
