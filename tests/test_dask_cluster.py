@@ -137,3 +137,21 @@ def test_ctrl_c_cancels_the_futures_and_leaves_nothing_half_written(cluster, tmp
         time.sleep(0.3)
     written = [p for p in (client_dir / "out").rglob("*") if p.is_file()] if (client_dir / "out").exists() else []
     assert written == [], written
+
+
+def test_the_local_cluster_listens_on_loopback_only():
+    """``--scheduler local``: the scheduler, its HTTP server and the workers accept
+    connections from this machine only (no dashboard on 0.0.0.0:8787)."""
+    import ipaddress
+
+    import psutil
+
+    from fem2d.studies.execution import dask_executor
+
+    me = psutil.Process()
+    with dask_executor("local", 1) as executor:
+        assert executor.submit(abs, -3).result(timeout=60) == 3
+        listening = [conn.laddr for p in (me, *me.children(recursive=True))
+                     for conn in p.net_connections(kind="inet") if conn.status == psutil.CONN_LISTEN]
+    assert len(listening) >= 2  # the scheduler's and the worker's
+    assert all(ipaddress.ip_address(addr.ip).is_loopback for addr in listening), listening

@@ -45,10 +45,11 @@ def test_reference_curve_from_the_case():
     label, curve = reference_curve(load_case("sdnv104a"))
     assert curve(np.array([1.70, 3.40])) == pytest.approx([14.898649, 3.513052], abs=1e-6)  # SPEC section 1
     assert reference_curve(Case("c", {"report": {"curve": {"args": {}}}})) is None
-    with pytest.raises(InputError, match="report.curve.function: cannot import 'nowhere:f'"):
-        reference_curve(Case("c", {"report": {"curve": {"function": "nowhere:f"}}}))
-    label, first = reference_curve(Case("c", {"report": {"curve": {"function": "numpy:frexp"}}}))
-    assert label == "reference" and first(np.array([4.0, 1.0])).tolist() == [0.5, 0.5]  # (u, ...) -> u
+    with pytest.raises(InputError, match="report.curve.function: 'numpy:frexp' is not a reference curve of fem2d"):
+        reference_curve(Case("c", {"report": {"curve": {"function": "numpy:frexp"}}}))
+    incline = {"gravity": 10.0, "theta": np.radians(45.0), "mu": 0.0}
+    label, speed = reference_curve(Case("c", {"report": {"curve": {"function": "incline_velocity", "args": incline}}}))
+    assert label == "reference" and speed(np.array([0.0, 1.0])) == pytest.approx([0.0, 10.0 * np.sqrt(0.5)])
     assert load_case("sdnv104a").reported_dof == "DX at node A (m)"
     assert plots.curve_deviation(t, expected + [0.0, 2e-3], ("ref", curve)) >= 0.0
 

@@ -373,9 +373,29 @@ def _merge(base: dict, child: dict) -> dict:
     return out
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a case name (the output directory ``results/<name>``), or None.
+
+    A name is one plain path component: not empty, not ``.`` or ``..``, no slash, backslash,
+    colon (a drive) or NUL, not starting with ``.`` (hidden, or a way out of ``results/``).
+
+    >>> name_problem("sdnd104") is None, name_problem("../x").split(";")[0]
+    (True, "'../x' is a path, not a name")
+    """
+    if not name:
+        return "empty; expected a name, the folder under results/"
+    if any(c in name for c in "/\\:\0") or name.startswith("."):
+        return (f"{name!r} is a path, not a name; expected the folder name under results/ "
+                "(no slash, backslash, colon or leading dot)")
+    return None
+
+
 def _check_consistency(case: Case) -> None:
     """Rules that span keys (the schema checks each key alone)."""
     s = case.settings
+    problem = name_problem(case.name)
+    if problem is not None:
+        raise case.error("case.name", problem)
     if s["time"].get("dt") is None:
         raise case.error("time.dt", "missing; expected a number > 0 (s)")
     if s["time"].get("end") is None:
@@ -400,6 +420,12 @@ def _check_consistency(case: Case) -> None:
             raise case.error(f"references[{i}].value", "missing, and the case names no [exact] model to compute it")
         if ref.get("value") is not None and not ref["source"]:
             raise case.error(f"references[{i}].source", "missing; say where the stored value comes from")
+    curve = case.get("report.curve.function")
+    if curve is not None:
+        from fem2d.exact.curves import curve_name, unknown_curve
+
+        if curve_name(curve) is None:  # named only, never imported: a case file is data
+            raise case.error("report.curve.function", unknown_curve(curve))
     window = s["post"].get("window")
     if window is not None and not window[0] < window[1]:
         raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")

@@ -18,14 +18,19 @@ and the source text of the checks table, or the reason the model does not apply.
 The directory is ``$FEM2D_CACHE_DIR`` when set (an empty value: no cache),
 otherwise ``$XDG_CACHE_HOME/fem2d/exact`` or ``~/.cache/fem2d/exact``; a
 directory that cannot be written means no cache (the values are computed
-every time, as before). Files are replaced atomically, so workers of one
-``fem2d validate`` writing the same key never leave a half-written file; an
-unreadable or malformed file is a miss.
+every time, as before). A cached value is reported as the exact one, so the
+directory must be private to the user (:func:`fem2d.cache_dirs.private_dir`:
+created with mode 0700, this user's, no one else may write it, not a symbolic
+link); one that is not means no cache, said in one line on stderr, and a file in
+it that is not the user's own or that others may write is a miss. Files are
+replaced atomically, so workers of one ``fem2d validate`` writing the same key
+never leave a half-written file; an unreadable or malformed file is a miss.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -33,6 +38,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from fem2d.cache_dirs import NotPrivateError, note, private_dir, user_cache_base
 
 if TYPE_CHECKING:
     from fem2d.mesh.mesh import Mesh
@@ -61,6 +68,19 @@ def _mesh_bytes(mesh: Mesh) -> bytes:
         digest.update(f"{name}:{block.kind}".encode())
         digest.update(block.nodes.tobytes())
     return digest.digest()
+
+
+@functools.cache
+def _usable(directory: Path, owned: int) -> bool:
+    """Is ``directory`` a private, writable cache (once per process; a note when it is not private)?"""
+    try:
+        private_dir(directory, owned)
+    except NotPrivateError as exc:
+        note(f"{exc}; exact references are computed every time (not cached), nothing there is read")
+        return False
+    except OSError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -98,15 +118,13 @@ class ReferenceCache:
         if chosen is not None:
             if not chosen:
                 return None
-            directory = Path(chosen)
+            directory, owned = Path(chosen), 1
         else:
-            base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-            directory = Path(base) / "fem2d" / "exact"
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            return None
-        return cls(directory) if os.access(directory, os.W_OK) else None
+            base = user_cache_base()
+            if base is None:
+                return None
+            directory, owned = base / "fem2d" / "exact", 2
+        return cls(directory) if _usable(directory, owned) else None
 
     @property
     def fingerprint(self) -> str:
@@ -126,9 +144,14 @@ class ReferenceCache:
         return digest.hexdigest()
 
     def get(self, key: str) -> CachedReference | None:
-        """The stored reference, or None (absent, unreadable or malformed)."""
+        """The stored reference, or None (absent, unreadable, malformed, or a file that
+        is not this user's own or that others may write)."""
         try:
-            data = json.loads((self.directory / f"{key}.json").read_text(encoding="utf-8"))
+            with open(self.directory / f"{key}.json", "rb") as f:
+                info = os.fstat(f.fileno())
+                if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+                    return None
+                data = json.loads(f.read().decode("utf-8"))
             values = {str(k): None if v is None else float(v) for k, v in data["values"].items()}
             return CachedReference(str(data["source"]), values, data.get("reason"))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):

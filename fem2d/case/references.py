@@ -295,28 +295,24 @@ def reference_curve(case: Case, system: System | None = None) -> tuple[str, Call
     or None when the case has none.
 
     It is the case's exact model (``[exact] model``) computed for these
-    settings, or else an explicit ``[report.curve]``:
-    ``function = "module:name"`` names ``name(t, **args)``; a function that
-    returns a tuple (u, v, ...) contributes its first item.
+    settings, or else an explicit ``[report.curve]``: ``function`` names one of
+    fem2d's reference curves (:data:`fem2d.exact.curves.CURVES`, checked when the
+    case is loaded; a :class:`Case` made otherwise is checked here), called as
+    ``f(t, **args)``.
     """
-    import importlib
-
-    from fem2d.errors import InputError
+    from fem2d.exact.curves import curve_function, curve_name, unknown_curve
 
     spec = case.get("report.curve") or {}
     target = spec.get("function")
     if not target:
         return exact_curve(case, system)
-    module_name, _, attr = target.partition(":")
-    try:
-        fn = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError, ValueError):
-        raise InputError(f"report.curve.function: cannot import {target!r} (expected 'module:function')") from None
+    if curve_name(target) is None:
+        raise case.error("report.curve.function", unknown_curve(target))
+    fn = curve_function(target)
     args = dict(spec.get("args") or {})
 
     def curve(t: np.ndarray) -> np.ndarray:
-        out = fn(np.asarray(t, dtype=float), **args)
-        return np.asarray(out[0] if isinstance(out, tuple) else out, dtype=float)
+        return np.asarray(fn(np.asarray(t, dtype=float), **args), dtype=float)
 
     return spec.get("label") or "reference", curve
 

@@ -20,6 +20,7 @@ from fem2d.case.fields import (
     TableList,
     TableOrList,
 )
+from fem2d.exact.curves import CURVES
 from fem2d.linalg.default import default_solver
 
 ELEMENTS = ("quad4", "quad8", "quad9", "tri3", "tri6")
@@ -35,7 +36,8 @@ _vector2 = Array(item=Real(), length=2)
 
 CASE = Table(
     fields={
-        "name": String(doc="case name, used for the default output directory"),
+        "name": String(doc="case name, the default output directory results/<name> (a plain name: no slash, "
+                       "backslash, colon or leading dot)"),
         "title": String(default="", doc="one line shown in tables"),
         "kind": String(
             choices=("direct", "static", "modal"),
@@ -304,7 +306,8 @@ REPORT = Table(
         ),
         "curve": Table(
             fields={
-                "function": Optional(inner=String(), doc="'module:function', f(t, **args) -> reported dof"),
+                "function": Optional(inner=String(), doc="a reference curve of fem2d, f(t, **args) -> reported dof: "
+                                     f"{', '.join(sorted(CURVES))} (fem2d/exact/curves.py)"),
                 "args": Table(open_keys=Any_(), doc="keyword arguments of the function"),
                 "label": String(default="reference", doc="legend of the reference curve in plots"),
             },

@@ -112,9 +112,9 @@ def dispatcher(entry: F) -> F:
     if spec.dispatcher is None:
         from numba import njit
 
-        from fem2d.modal.jit_cache import ensure_writable_cache
+        from fem2d.modal.jit_cache import configure_numba
 
-        ensure_writable_cache()  # before the first cache=True dispatcher
+        cache = configure_numba()  # before numba looks for a cached kernel: a private directory, or none
         load_numba_target()
         namespace = dict(entry.__globals__)
         for name in entry.__code__.co_names:
@@ -127,7 +127,7 @@ def dispatcher(entry: F) -> F:
         source.__doc__ = entry.__doc__
         # NumPy's error model: a division by zero gives inf or nan, as the interpreter's NumPy
         # scalars do, instead of raising (the native entry points have no numba runtime to raise)
-        spec.dispatcher = njit(cache=True, inline="always" if spec.inline else "never", error_model="numpy",
+        spec.dispatcher = njit(cache=cache, inline="always" if spec.inline else "never", error_model="numpy",
                                **spec.options)(source)
     return spec.dispatcher
 

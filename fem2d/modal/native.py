@@ -7,7 +7,8 @@ imports numba and fills its typing and lowering registries first: 0.5-0.8 s on t
 compiled once per environment by numba: it takes the kernel's arguments flattened (the
 arrays' data pointers and shapes, the integers, the floats) and calls the kernel's numba
 dispatcher (:func:`fem2d.modal.jit.compiled`'s, the same options: the same machine
-code). Its object code is written next to numba's cache; a later process loads it with
+code). Its object code is written next to numba's cache (a directory private to the user,
+:mod:`fem2d.modal.jit_cache`; none: nothing kept, numba's path); a later process loads it with
 llvmlite's MCJIT (llvmlite is numba's own code generator, 0.03 s to import) and calls it
 through :mod:`ctypes`: no numba import, the same instructions, the same numbers
 (``tests/test_modal_native.py`` checks them bit for bit against the dispatcher).
@@ -263,7 +264,8 @@ def is_kept(name: str) -> bool:
     if name not in ENTRY_POINTS:
         return False
     try:
-        return _cache_file(name, EXPECTED[name], cache_directory()).is_file()
+        directory = cache_directory()
+        return directory is not None and _cache_file(name, EXPECTED[name], directory).is_file()
     except Exception:  # no llvmlite here: numba's path, whose start the plain break-even counts
         return False
 
@@ -282,21 +284,13 @@ def native_kernel(name: str, args: tuple, directory: Path, dispatcher: Callable 
     return build(name, dispatcher, layout, path)
 
 
-def cache_directory() -> Path:
-    """Where the object files go, found without numba: numba's ``NUMBA_CACHE_DIR`` when set,
-    else this package's ``__pycache__`` (where numba caches the kernels), else the user's
-    cache directory, else one under the system's temporary directory."""
-    from fem2d.modal.jit_cache import _writable
+def cache_directory() -> Path | None:
+    """Where the object files go, found without numba: the directory numba keeps the
+    kernels in (:func:`fem2d.modal.jit_cache.kernel_cache`, private to the user), or None
+    when none is (then nothing is loaded or kept: numba's dispatcher compiles them)."""
+    from fem2d.modal.jit_cache import kernel_cache
 
-    candidates = [Path(os.environ["NUMBA_CACHE_DIR"])] if os.environ.get("NUMBA_CACHE_DIR") else []
-    candidates.append(Path(__file__).resolve().parent / "__pycache__")
-    candidates.append(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "fem2d")
-    uid = os.getuid() if hasattr(os, "getuid") else 0
-    candidates.append(Path(tempfile.gettempdir()) / f"fem2d-numba-cache-{uid}")
-    for directory in candidates:
-        if _writable(directory):
-            return directory
-    return candidates[-1]
+    return kernel_cache()
 
 
 class CompiledKernel:
@@ -327,8 +321,9 @@ class CompiledKernel:
             if self.name in ENTRY_POINTS:
                 try:
                     directory = cache_directory()
-                    self._native[layout] = (native_kernel(self.name, args, directory)
-                                            or native_kernel(self.name, args, directory, self.dispatcher()))
+                    if directory is not None:
+                        self._native[layout] = (native_kernel(self.name, args, directory)
+                                                or native_kernel(self.name, args, directory, self.dispatcher()))
                 except Exception:  # llvmlite or numba cannot make or load it here: numba's own path
                     self._native[layout] = None
         native = self._native[layout]

@@ -163,7 +163,13 @@ def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:
 
 
 def default_output_dir(case: Case) -> Path:
-    """``results/<case>/`` under the current directory."""
+    """``results/<case>/`` under the current directory; a case name that is a path (a
+    :class:`Case` made without :func:`~fem2d.case.loading.load_case`) is an InputError."""
+    from fem2d.case.loading import name_problem
+
+    problem = name_problem(case.name)
+    if problem is not None:
+        raise case.error("case.name", problem)
     return Path("results") / case.name
 
 

@@ -279,7 +279,9 @@ def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor
     """An executor on a Dask distributed cluster (``distributed``, the
     ``fem2d[dask]`` extra): ``address`` is a scheduler address
     (``tcp://host:8786``), or ``local`` for a LocalCluster of ``workers``
-    processes on this machine."""
+    processes on this machine, reachable from it only: the scheduler and the workers
+    listen on 127.0.0.1 and no dashboard is served (Dask's serves the workers, their
+    logs and call stacks to anyone who can reach the port, unauthenticated)."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -289,7 +291,8 @@ def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor
     cluster = None
     try:
         if address == "local":
-            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1)
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, host="127.0.0.1",
+                                   dashboard_address=None, worker_dashboard_address=None)
             client = Client(cluster)
         else:
             client = Client(address, timeout="10s")
