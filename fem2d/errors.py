@@ -1,4 +1,5 @@
-"""Errors that reach the user as one clear line, never as a traceback."""
+"""Errors that reach the user as one clear line, never as a traceback, and the
+warning a run from Python gives for what it distrusts in itself."""
 
 from __future__ import annotations
 
@@ -87,6 +88,17 @@ class NumericalError(Fem2dError):
     exit_status = 1
 
 
+class StrictRunError(NumericalError):
+    """A run asked to be strict (``strict=True``, the command line's ``--strict``)
+    finished with warnings: the message names each of them; ``result`` is the
+    run's :class:`~fem2d.runs.result.Result`, numbers and warnings, for a look."""
+
+    def __init__(self, where: str, warnings: list[str], result: object) -> None:
+        self.warnings, self.result = list(warnings), result
+        said = "; ".join(warnings)
+        super().__init__(f"{where}: strict: the run finished with {len(warnings)} warning(s): {said}")
+
+
 class ConvergenceError(NumericalError):
     """A nonlinear solve failed even at the smallest allowed step."""
 
@@ -97,3 +109,13 @@ class OutputError(InputError):
 
 class SolverUnavailableError(Fem2dError):
     """A linear-solver backend was asked for but its package is not installed."""
+
+
+class Fem2dWarning(UserWarning):
+    """What a finished run distrusts in itself (energy created, slave nodes off
+    their master surface...), one warning per entry of ``Result.warnings``, given
+    to Python's :mod:`warnings` when the run is driven from Python (a script or
+    a notebook sees it; ``warnings.simplefilter("error", fem2d.Fem2dWarning)``
+    raises it at the first one, ``strict=True`` raises a :class:`StrictRunError`
+    naming them all, with the result). The command line prints each once itself.
+    """

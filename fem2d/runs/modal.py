@@ -24,7 +24,7 @@ from fem2d.model.obstacles import NodalObstacle
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
-from fem2d.runs.result import Result
+from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import DivergenceError, geometric_growth
 
 if TYPE_CHECKING:
@@ -78,6 +78,9 @@ class ModalAnalysis:
         Force (N) above which a shock counts as an impact.
     wear_blocks : int
         Blocks of the wear-power average.
+    strict : bool
+        As for :class:`~fem2d.runs.direct.DirectAnalysis`: any warning raises
+        :class:`~fem2d.errors.StrictRunError`.
 
     Examples
     --------
@@ -105,6 +108,7 @@ class ModalAnalysis:
     window: tuple[float, float] | None = None
     impact_threshold: float = 0.0
     wear_blocks: int = 8
+    strict: bool = False
 
     def __post_init__(self) -> None:
         if self.integrator not in INTEGRATORS:
@@ -234,6 +238,12 @@ class ModalAnalysis:
                                      f"{step(first)})")
 
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
+        """:meth:`compute`, its warnings given to Python's (a
+        :class:`~fem2d.errors.Fem2dWarning` each), or with ``strict`` raised
+        (:func:`~fem2d.runs.result.finished`)."""
+        return finished(self.compute(progress), type(self).__name__, self.strict)
+
+    def compute(self, progress: Callable[[float], None] | None = None) -> Result:
         """Assemble (densely up to :data:`~fem2d.modal.basis.DENSE_MAX` dofs), project,
         integrate, post-process; a state that blows up is an error naming the step and
         the time (:meth:`watch`)."""
