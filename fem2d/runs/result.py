@@ -135,7 +135,9 @@ def run(
     """Run a case (built-in name, TOML path or loaded :class:`Case`).
 
     ``overrides`` are ``--set`` pairs, as a mapping of dotted keys to values
-    or as ``"key=value"`` strings. ``progress(t)`` is called as the
+    or as a list of ``"key=value"`` strings; a table as a value sets the keys it
+    holds (``{"time": {"dt": 0.02}}`` is ``{"time.dt": 0.02}``), NumPy numbers are
+    numbers (:func:`~fem2d.case.loading.override_pairs`). ``progress(t)`` is called as the
     simulated time advances. The case is turned into model objects by
     :func:`fem2d.case.build.build_analysis`; an error about one of them names
     the case file and the key it came from.
@@ -163,8 +165,8 @@ def run(
     start = time.perf_counter()
     if not isinstance(case, Case):
         case = load_case(case, overrides)
-    elif overrides:
-        case = load_case(case.path or case.name, {**case.overrides, **dict(_pairs(overrides))})
+    elif isinstance(overrides, str) or overrides:
+        case = load_case(case.path or case.name, {**case.overrides, **_pairs(overrides)})
     built = build_analysis(case)
     try:
         with built.keys.translate():
@@ -192,9 +194,9 @@ def run(
 
 
 def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:
-    from fem2d.case.loading import parse_overrides
+    from fem2d.case.loading import override_pairs
 
-    return overrides if isinstance(overrides, Mapping) else parse_overrides(overrides)
+    return override_pairs(overrides)
 
 
 def default_output_dir(case: Case) -> Path:
