@@ -3,6 +3,8 @@ warning a run from Python gives for what it distrusts in itself."""
 
 from __future__ import annotations
 
+import numbers
+
 
 class Fem2dError(Exception):
     """Base class of the errors fem2d reports to its user.
@@ -31,6 +33,33 @@ class ModelError(InputError):
     def __init__(self, owner: object, field: str, message: str) -> None:
         self.owner, self.field, self.message = owner, field, message
         super().__init__(f"{describe(owner)}.{field}: {message}")
+
+
+class ArgumentError(ModelError, TypeError):
+    """A model object or an analysis given a value of the wrong kind (``None`` for a
+    time stepping, a string for a Young's modulus): a :class:`ModelError` naming the
+    object and the argument, and a :class:`TypeError`."""
+
+
+def expect_instance(owner: object, field: str, value: object, kinds: type | tuple[type, ...], what: str) -> None:
+    """Raise :class:`ArgumentError` (``Owner.field: expected WHAT, got VALUE``) unless
+    ``value`` is an instance of ``kinds``.
+
+    >>> expect_instance("a", "stepping", None, int, "a fem2d.TimeStepping")
+    Traceback (most recent call last):
+    ...
+    fem2d.errors.ArgumentError: str.stepping: expected a fem2d.TimeStepping, got None
+    """
+    if not isinstance(value, kinds):
+        raise ArgumentError(owner, field, f"expected {what}, got {value!r}")
+
+
+def expect_real(owner: object, field: str, value: object, what: str) -> float:
+    """``value`` as a float when it is a real number (an int, a float, a NumPy scalar;
+    not a bool, not a string), else :class:`ArgumentError` (``expected WHAT, got VALUE``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ArgumentError(owner, field, f"expected {what}, got {value!r}")
+    return float(value)
 
 
 def describe(owner: object) -> str:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import fem2d
-from fem2d.errors import StrictRunError
+from fem2d.errors import ArgumentError, ModelError, OverrideError, StrictRunError
 from fem2d.mesh.builders import bars
 from fem2d.mesh.disc import half_disc
 
@@ -151,3 +151,77 @@ def test_strict_raises_naming_every_warning_with_the_result(tmp_path):
             plain_newmark_drop().run()
     quiet = fem2d.DirectAnalysis(disc_drop(), fem2d.TimeStepping(dt=1e-4, end=0.02, events=True), strict=True)
     assert quiet.run().warnings == []  # nothing to distrust: the result
+
+
+@pytest.mark.parametrize("analysis", [fem2d.DirectAnalysis, fem2d.StaticAnalysis, fem2d.ModalAnalysis])
+def test_analyses_check_their_arguments_where_they_are_given(analysis):
+    """A wrong argument is an error of the constructor naming it (a ModelError and a
+    TypeError), not an AttributeError from deep inside run()."""
+    model, stepping = disc_drop(), fem2d.TimeStepping(dt=1e-3, end=0.01)
+    with pytest.raises(ArgumentError, match=rf"^{analysis.__name__}\.stepping: expected a fem2d.TimeStepping, "
+                       "got None") as err:
+        analysis(model, None)
+    assert isinstance(err.value, ModelError | TypeError) and err.value.field == "stepping"
+    with pytest.raises(ArgumentError, match=rf"^{analysis.__name__}\.model: expected a fem2d.Model, got 'disc'"):
+        analysis("disc", stepping)
+    with pytest.raises(TypeError, match=rf"^{analysis.__name__}\.strict: expected True or False, got 'yes'"):
+        analysis(model, stepping, strict="yes")
+
+
+def test_direct_analysis_names_its_other_arguments():
+    model, stepping = disc_drop(), fem2d.TimeStepping(dt=1e-3, end=0.01)
+    with pytest.raises(ArgumentError, match=r"^DirectAnalysis\.scheme: expected a time scheme"):
+        fem2d.DirectAnalysis(model, stepping, None)
+    with pytest.raises(ArgumentError, match=r"^DirectAnalysis\.report: expected a fem2d.Report, got 'CENTER'"):
+        fem2d.DirectAnalysis(model, stepping, report="CENTER")
+    with pytest.raises(ArgumentError, match=r"^DirectAnalysis\.initial: expected None, a Result or"):
+        fem2d.DirectAnalysis(model, stepping, initial=0.0)
+    with pytest.raises(ArgumentError, match=r"^ModalAnalysis\.n_modes: expected an integer >= 1, got 2.5"):
+        fem2d.ModalAnalysis(model, stepping, n_modes=2.5)
+
+
+def test_a_body_given_a_string_names_the_field():
+    with pytest.raises(ArgumentError, match=r"^Body\('PATIN'\)\.E: expected a Young's modulus > 0 \(Pa\), got 'big'"):
+        fem2d.Body("PATIN", E="big", nu=0, rho=1)
+    with pytest.raises(ModelError, match=r"^Body\('PATIN'\)\.rayleigh: expected \(a_M, a_K\) >= 0, got 'x'"):
+        fem2d.Body("PATIN", E=1e9, nu=0, rho=1, rayleigh=(0.0, "x"))
+    body = fem2d.Body("PATIN", E=np.float32(2e11), nu=np.int64(0), rho=7000)
+    assert body == fem2d.Body("PATIN", E=float(np.float32(2e11)), nu=0.0, rho=7000.0)
+
+
+def test_a_result_keeps_the_model_it_ran():
+    """A list of the model changed after a run does not change what the result says it ran
+    (tests/test_preload.py: a run from that result, initial=, still knows the model)."""
+    dropped = disc_drop()
+    model = fem2d.Model(dropped.mesh, dropped.bodies, loads=[fem2d.BodyForce("DISC", (0.0, -9810.0))],
+                        contacts=dropped.contacts)
+    ran = fem2d.StaticAnalysis(model, fem2d.TimeStepping(dt=1.0, end=1.0)).run()
+    model.loads[0] = fem2d.BodyForce("DISC", (0.0, -1.0))
+    assert ran.fields.model.loads == (fem2d.BodyForce("DISC", (0.0, -9810.0)),)
+    assert ran.fields.model.contacts == tuple(model.contacts) and ran.fields.model.mesh is model.mesh
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        ({"mesh.refine": np.int64(1)}, {"mesh.refine": 1}),
+        ({"time.dt": np.float32(0.25), "time.events": np.bool_(True)}, {"time.dt": 0.25, "time.events": True}),
+        ({"time": {"dt": 0.02}}, {"time.dt": 0.02}),
+        ({"contact": {"mu": 0.1, "method": "penalty"}}, {"contact.mu": 0.1, "contact.method": "penalty"}),
+    ],
+)
+def test_overrides_take_numpy_numbers_and_tables(overrides, expected):
+    """NumPy numbers are numbers; a table as a value sets the keys it holds and leaves the
+    table's others (it used to replace the whole [time] table by {dt})."""
+    case = fem2d.load_case("sdnv104a", overrides)
+    assert case.overrides == expected and all(type(v) is type(expected[k]) for k, v in case.overrides.items())
+    for key, value in expected.items():
+        assert case.get(key) == value
+    assert case.get("time.end") == 3.5 and case.get("time.scheme") == "generalized_alpha"
+
+
+def test_one_string_of_overrides_is_refused():
+    with pytest.raises(OverrideError, match=r"^override 'time.dt=0.02': overrides are a mapping .* or a list of "
+                       r"'key=value' strings, not one string \(give it in a list\)"):
+        fem2d.run("sdnv104a", "time.dt=0.02")
+    assert fem2d.load_case("sdnv104a", ["time.dt=0.02"]).get("time.dt") == 0.02

@@ -25,7 +25,7 @@ from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_p
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.dynamics.stickslip import BodyTranslations, StickSlipLocator
-from fem2d.errors import ConvergenceError, FieldError, ModelError
+from fem2d.errors import ArgumentError, ConvergenceError, FieldError, ModelError, expect_instance
 from fem2d.fe.assembly import sorted_unique
 from fem2d.linalg import get_solver
 from fem2d.linalg.base import SolverBackend
@@ -50,7 +50,12 @@ if TYPE_CHECKING:
 class DirectFields:
     """What a direct run leaves besides its numbers: the model and its
     assembled system, the final state, the reported dof and the displacement
-    snapshots (None unless ``Report.snapshots`` asked for them)."""
+    snapshots (None unless ``Report.snapshots`` asked for them).
+
+    ``model`` is the :meth:`~fem2d.model.model.Model.snapshot` of the model that
+    ran, taken here (a list of the model changed later does not change it);
+    ``source`` is that model object itself (a run that starts from this one
+    must be of it)."""
 
     model: Model
     system: System
@@ -61,6 +66,11 @@ class DirectFields:
     pressure: tuple[list[str], list[list]] | None = None
     #: True for a static run (its final state is an equilibrium, at rest)
     static: bool = False
+    source: Model | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.source is None:
+            self.source, self.model = self.model, self.model.snapshot()
 
 
 @dataclass
@@ -131,6 +141,20 @@ class DirectAnalysis:
     initial: Result | StaticAnalysis | None = None
     strict: bool = False
 
+    def __post_init__(self) -> None:
+        """Each argument of the right kind, or an :class:`~fem2d.errors.ArgumentError` naming it."""
+        expect_instance(self, "model", self.model, Model, "a fem2d.Model")
+        expect_instance(self, "stepping", self.stepping, TimeStepping, "a fem2d.TimeStepping")
+        expect_instance(self, "scheme", self.scheme, TimeScheme | ContactSchemeChoice,
+                        "a time scheme (fem2d.NewmarkScheme(), ...; default: the automatic choice)")
+        expect_instance(self, "solver", self.solver, str, "a linear solver's name (fem2d.linalg.solver_names())")
+        expect_instance(self, "report", self.report, Report, "a fem2d.Report")
+        expect_instance(self, "modified_mass", self.modified_mass, bool, "True or False")
+        expect_instance(self, "strict", self.strict, bool, "True or False")
+        if not (self.initial is None or isinstance(self.initial, Result) or hasattr(self.initial, "compute")):
+            raise ArgumentError(self, "initial", f"expected None, a Result or a fem2d.StaticAnalysis, "
+                                f"got {self.initial!r}")
+
     def formulation(self, contact: Contact) -> ContactFormulation:
         """The zone's formulation; a penalty method without a Young's modulus
         gets the slave body's (it scales the default penalty coefficients)."""
@@ -165,7 +189,8 @@ class DirectAnalysis:
         ran_here = hasattr(self.initial, "compute")
         result = self.initial.compute() if ran_here else self.initial
         fields = result.fields
-        if getattr(fields, "model", None) is not self.model or not hasattr(fields, "final_state"):
+        ran = (getattr(fields, "source", None), getattr(fields, "model", None))  # the model object, or its snapshot
+        if not any(self.model is model for model in ran) or not hasattr(fields, "final_state"):
             raise ModelError(self, "initial", "expected a static or direct run of this analysis' own Model object")
         start = fields.final_state
         if not start.t < self.stepping.end:

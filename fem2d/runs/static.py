@@ -75,6 +75,7 @@ class StaticAnalysis(DirectAnalysis):
     regularization: float = 1e-4
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if not isinstance(self.scheme, StaticScheme):
             raise ModelError(self, "scheme", f"a static analysis has no time scheme, got {self.scheme.label}")
         if self.modified_mass:
