@@ -108,8 +108,10 @@ class DirectAnalysis:
         :class:`Result`, or a :class:`~fem2d.runs.static.StaticAnalysis` run
         first (a static preload: settle the weight, then push). The run
         continues at that state's time, with its displacement, velocity and
-        contact state, to ``stepping.end``; None starts at t = 0 from the
-        model's initial conditions.
+        contact state, to ``stepping.end``; after a static run the velocity is
+        the model's initial velocity (:class:`InitialCondition`: settle, then
+        launch; an initial displacement is refused with it). None starts at
+        t = 0 from the model's initial conditions.
     strict : bool
         Raise :class:`~fem2d.errors.StrictRunError` (naming every warning, the
         result attached) instead of returning a result with warnings, as
