@@ -223,3 +223,17 @@ def test_an_initial_displacement_with_a_preload_is_refused(tmp_path):
     with pytest.raises(ModelError, match=r"^InitialCondition\('BODY'\).displacement: a static preload"):
         DirectAnalysis(model, TimeStepping(dt=1e-3, end=1.01),
                        initial=StaticAnalysis(model, TimeStepping(dt=1.0, end=1.0))).run()
+
+
+def test_the_warnings_of_a_preload_run_here_are_the_runs(monkeypatch):
+    """A StaticAnalysis given as ``initial`` runs inside the direct run: what it distrusts
+    is said with the direct run's warnings (``preload: ...``), once, as a Python warning too."""
+    import fem2d
+
+    monkeypatch.setattr(StaticAnalysis, "warnings", lambda self, run, quantities, series: ["settled badly"])
+    model = resting_block()
+    analysis = DirectAnalysis(model, TimeStepping(dt=1e-3, end=1.01), modified_mass=True,
+                              initial=StaticAnalysis(model, TimeStepping(dt=1.0, end=1.0)))
+    with pytest.warns(fem2d.Fem2dWarning) as caught:
+        result = analysis.run()
+    assert result.warnings == ["preload: settled badly"] == [str(w.message) for w in caught]
