@@ -44,6 +44,7 @@ _WHERE = {
     "PenaltyFormulation": "fem2d.contact.penalty",
     "ContinuousFormulation": "fem2d.contact.continuous",
     "read_mesh": "fem2d.mesh.io",
+    "Fem2dWarning": "fem2d.errors",
     **{
         name: "fem2d.model"
         for name in (

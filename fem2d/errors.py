@@ -1,6 +1,9 @@
-"""Errors that reach the user as one clear line, never as a traceback."""
+"""Errors that reach the user as one clear line, never as a traceback, and the
+warning a run from Python gives for what it distrusts in itself."""
 
 from __future__ import annotations
+
+import numbers
 
 
 class Fem2dError(Exception):
@@ -30,6 +33,33 @@ class ModelError(InputError):
     def __init__(self, owner: object, field: str, message: str) -> None:
         self.owner, self.field, self.message = owner, field, message
         super().__init__(f"{describe(owner)}.{field}: {message}")
+
+
+class ArgumentError(ModelError, TypeError):
+    """A model object or an analysis given a value of the wrong kind (``None`` for a
+    time stepping, a string for a Young's modulus): a :class:`ModelError` naming the
+    object and the argument, and a :class:`TypeError`."""
+
+
+def expect_instance(owner: object, field: str, value: object, kinds: type | tuple[type, ...], what: str) -> None:
+    """Raise :class:`ArgumentError` (``Owner.field: expected WHAT, got VALUE``) unless
+    ``value`` is an instance of ``kinds``.
+
+    >>> expect_instance("a", "stepping", None, int, "a fem2d.TimeStepping")
+    Traceback (most recent call last):
+    ...
+    fem2d.errors.ArgumentError: str.stepping: expected a fem2d.TimeStepping, got None
+    """
+    if not isinstance(value, kinds):
+        raise ArgumentError(owner, field, f"expected {what}, got {value!r}")
+
+
+def expect_real(owner: object, field: str, value: object, what: str) -> float:
+    """``value`` as a float when it is a real number (an int, a float, a NumPy scalar;
+    not a bool, not a string), else :class:`ArgumentError` (``expected WHAT, got VALUE``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ArgumentError(owner, field, f"expected {what}, got {value!r}")
+    return float(value)
 
 
 def describe(owner: object) -> str:
@@ -87,6 +117,17 @@ class NumericalError(Fem2dError):
     exit_status = 1
 
 
+class StrictRunError(NumericalError):
+    """A run asked to be strict (``strict=True``, the command line's ``--strict``)
+    finished with warnings: the message names each of them; ``result`` is the
+    run's :class:`~fem2d.runs.result.Result`, numbers and warnings, for a look."""
+
+    def __init__(self, where: str, warnings: list[str], result: object) -> None:
+        self.warnings, self.result = list(warnings), result
+        said = "; ".join(warnings)
+        super().__init__(f"{where}: strict: the run finished with {len(warnings)} warning(s): {said}")
+
+
 class ConvergenceError(NumericalError):
     """A nonlinear solve failed even at the smallest allowed step."""
 
@@ -97,3 +138,13 @@ class OutputError(InputError):
 
 class SolverUnavailableError(Fem2dError):
     """A linear-solver backend was asked for but its package is not installed."""
+
+
+class Fem2dWarning(UserWarning):
+    """What a finished run distrusts in itself (energy created, slave nodes off
+    their master surface...), one warning per entry of ``Result.warnings``, given
+    to Python's :mod:`warnings` when the run is driven from Python (a script or
+    a notebook sees it; ``warnings.simplefilter("error", fem2d.Fem2dWarning)``
+    raises it at the first one, ``strict=True`` raises a :class:`StrictRunError`
+    naming them all, with the result). The command line prints each once itself.
+    """

@@ -417,7 +417,7 @@ def test_a_library_that_exits_inside_a_run_is_not_systemexit(monkeypatch):
     def exits(*args, **kwargs):
         sys.exit(3)
 
-    monkeypatch.setattr(modal.ModalAnalysis, "run", exits)
+    monkeypatch.setattr(modal.ModalAnalysis, "compute", exits)  # what fem2d.run calls
     with pytest.raises(Fem2dError, match=r"sdnd101\.toml: a library stopped the run \(exit status 3\)"):
         fem2d.run("sdnd101")
 

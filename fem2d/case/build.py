@@ -409,7 +409,7 @@ def build_analysis(case: Case) -> BuiltCase:
                                 solver=s["solver"]["linear"], report=Report(),
                                 regularization=s["solver"]["regularization"])
         scheme = scheme_of(case)
-        if t["scheme"] == "auto" and model.contacts:  # chosen on the assembled system (and said so)
+        if t["scheme"] == "auto":  # chosen on the assembled system (and said so): DirectAnalysis' default
             from fem2d.dynamics.choice import ContactSchemeChoice
 
             scheme = ContactSchemeChoice(implicit=scheme)

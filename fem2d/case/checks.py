@@ -147,8 +147,10 @@ def _check_static_settings(case: Case) -> None:
 
 
 def _check_preload(case: Case) -> None:
-    """``[preload]``: an end before ``time.end``, a step within it, and reported
-    instants after it (the dynamics start there)."""
+    """``[preload]``: an end before ``time.end``, a step within it, reported
+    instants after it (the dynamics start there), and no initial displacement
+    (the preload finds the displacement the dynamics start from; the initial
+    velocities are given to the settled state)."""
     s = case.settings
     preload = s["preload"]
     if preload.get("end") is None:
@@ -163,3 +165,7 @@ def _check_preload(case: Case) -> None:
     early = [t for t in s["report"]["at_times"] if t < end]
     if early:
         raise case.error("report.at_times", f"{early} before the dynamics start at preload.end = {end:g} s")
+    for i, init in enumerate(s["initial"]):
+        if any(init["displacement"]):
+            raise case.error(f"initial[{i}].displacement", f"the static preload (preload.end = {end:g} s) finds the "
+                             "displacement the dynamics start from; give no initial displacement with it")

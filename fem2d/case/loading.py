@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fem2d.case.checks import check_settings, fit_report_to_run
-from fem2d.case.fields import Table, TableList, TableOrList, lookup, tables_of
+from fem2d.case.fields import Optional, Table, TableList, TableOrList, lookup, tables_of
 from fem2d.case.schema import SCHEMA
 from fem2d.case.usage import unused_keys
 from fem2d.errors import InputError, OverrideError
@@ -254,6 +254,57 @@ def parse_overrides(pairs: Iterable[str]) -> dict[str, Any]:
     return out
 
 
+def override_pairs(overrides: Mapping[str, Any] | Iterable[str]) -> dict[str, Any]:
+    """Overrides as dotted keys and plain values, from a mapping (``{"time.dt": 0.02}``)
+    or ``"key=value"`` strings (:func:`parse_overrides`).
+
+    A table of the case format given as a value (``{"time": {"dt": 0.02}}``) sets the
+    keys it holds and leaves the table's others as they are (``time.dt``); a NumPy
+    scalar (``np.int64(1)``, ``np.float32(0.5)``) is the Python number it holds. One
+    string on its own is refused: it would be read a character at a time.
+
+    >>> override_pairs({"time": {"dt": 0.02, "end": 1.0}, "mesh.refine": 1})
+    {'time.dt': 0.02, 'time.end': 1.0, 'mesh.refine': 1}
+    """
+    if isinstance(overrides, str | bytes):
+        raise OverrideError("", repr(overrides), "overrides are a mapping ({'time.dt': 0.02}) or a list of "
+                            "'key=value' strings, not one string (give it in a list)")
+    pairs = overrides if isinstance(overrides, Mapping) else parse_overrides(overrides)
+    out: dict[str, Any] = {}
+    for key, value in pairs.items():
+        if not isinstance(key, str):
+            raise OverrideError("", repr(key), "expected a dotted key (a str such as 'time.dt')")
+        _flatten(key, value, out)
+    return out
+
+
+def _flatten(key: str, value: Any, out: dict[str, Any]) -> None:
+    spec = lookup(SCHEMA, key)
+    if isinstance(spec, Optional) and isinstance(spec.inner, Table):
+        spec = spec.inner
+    value = _plain(value)
+    if isinstance(value, Mapping) and isinstance(spec, Table | TableList | TableOrList) and all(
+        isinstance(k, str) and k and "." not in k for k in value
+    ):
+        for name, inner in value.items():
+            _flatten(f"{key}.{name}", inner, out)
+        return
+    if key in out:
+        raise OverrideError("", key, f"given twice ({out[key]!r} and {value!r}); expected each key once")
+    out[key] = value
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar as the Python value it holds (lists and tables looked into)."""
+    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == ():
+        return value.item()
+    if isinstance(value, list | tuple):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
 def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
     spec = lookup(SCHEMA, key)
     if spec is None or isinstance(spec, Table | TableList | TableOrList) and not isinstance(value, dict | list):
@@ -306,7 +357,7 @@ class CaseFile:
     def load(self, overrides: Mapping[str, Any] | Iterable[str] = ()) -> Case:
         """Override and validate; ``raw`` is left as read."""
         path = self.path
-        pairs = dict(overrides) if isinstance(overrides, Mapping) else parse_overrides(overrides)
+        pairs = override_pairs(overrides)
         data = copy.deepcopy(self.raw)
         for key, value in pairs.items():
             _apply_override(data, key, value, str(path))

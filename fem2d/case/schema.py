@@ -255,7 +255,8 @@ PRELOAD = Table(
         "dt": Optional(inner=Real(positive=True), doc="s load increment of the static phase (default: preload.end)"),
     },
     doc="a static preload before the dynamics (code_aster's STAT_NON_LINE, then DYNA_NON_LINE with ETAT_INIT): "
-    "settle the weight, then push",
+    "settle the weight, then push; the dynamics start from the settled state with the [[initial]] velocities "
+    "(an initial displacement is an error with it)",
 )
 
 SOLVER = Table(

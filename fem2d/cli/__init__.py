@@ -20,12 +20,13 @@ import contextlib
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 
 import fem2d
 from fem2d.cli.run_commands import _add_cases, _add_keys, _add_plot, _add_run
 from fem2d.cli.study_commands import _add_compare, _add_refine, _add_study, _add_validate
-from fem2d.errors import Fem2dError, OverrideError
+from fem2d.errors import Fem2dError, Fem2dWarning, OverrideError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,7 +60,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     status = None
     try:
-        status = args.func(args)
+        with warnings.catch_warnings():
+            # a run's warnings are printed by the command itself, one line each (fem2d run:
+            # warning: ...), not a second time as Python's; workers forked here inherit this
+            warnings.simplefilter("ignore", Fem2dWarning)
+            status = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         if script:  # the work is done and said: a Ctrl-C now would only interrupt the interpreter's exit
             signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fem2d.errors import ModelError
+from fem2d.errors import ArgumentError, ModelError, expect_instance, expect_real
 from fem2d.fe import HYPOTHESES, elasticity_matrix, mass_matrices, node_dofs, stiffness_matrices
 from fem2d.mesh.mesh import Mesh
 from fem2d.model.groups import group_of
@@ -62,7 +62,15 @@ class Body:
     rayleigh: tuple[float, float] = (0.0, 0.0)
 
     def __post_init__(self) -> None:
-        rayleigh = tuple(float(a) for a in self.rayleigh)
+        expect_instance(self, "group", self.group, str, "a group name (str)")
+        wanted = {"E": "a Young's modulus > 0 (Pa)", "nu": "-1 < nu < 0.5", "rho": "a density >= 0 (kg/m^3)",
+                  "thickness": "a thickness > 0 (m)"}
+        for name, what in wanted.items():  # a number (NumPy's too), kept as a float
+            object.__setattr__(self, name, expect_real(self, name, getattr(self, name), what))
+        given = self.rayleigh
+        if not (isinstance(given, tuple | list | np.ndarray) and len(given) == 2):
+            raise ArgumentError(self, "rayleigh", f"expected (a_M, a_K) >= 0, got {given!r}")
+        rayleigh = tuple(expect_real(self, "rayleigh", a, "(a_M, a_K) >= 0") for a in given)
         if len(rayleigh) != 2 or not all(math.isfinite(a) and a >= 0 for a in rayleigh):
             raise ModelError(self, "rayleigh", f"expected (a_M, a_K) >= 0, got {self.rayleigh}")
         object.__setattr__(self, "rayleigh", rayleigh)

@@ -10,6 +10,7 @@ model on the modal path), dofs interleaved (2 per node).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -70,6 +71,13 @@ class Model:
     masses: Sequence[PointMass] = ()
     initial: Sequence[InitialCondition] = ()
     contacts: Sequence[Contact] = field(default_factory=tuple)
+
+    def snapshot(self) -> Model:
+        """A copy holding its own tuples of the same objects (and the same mesh): what a
+        run's result keeps, so that a list of this model changed after the run
+        (``model.loads[1] = ...``) does not change what the result says it ran."""
+        lists = {f.name: tuple(getattr(self, f.name)) for f in dataclasses.fields(self) if f.name != "mesh"}
+        return Model(self.mesh, **lists)
 
     def body_of(self, nodes: np.ndarray) -> Body | None:
         """The first body whose cells hold every node of ``nodes``, None if none does."""

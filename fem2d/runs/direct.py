@@ -22,10 +22,10 @@ from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
-from fem2d.dynamics.schemes import NewmarkScheme, TimeScheme
+from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.dynamics.stickslip import BodyTranslations, StickSlipLocator
-from fem2d.errors import ConvergenceError, FieldError, ModelError
+from fem2d.errors import ArgumentError, ConvergenceError, FieldError, ModelError, expect_instance
 from fem2d.fe.assembly import sorted_unique
 from fem2d.linalg import get_solver
 from fem2d.linalg.base import SolverBackend
@@ -39,7 +39,7 @@ from fem2d.post.energy import ENERGY_REMEDY, energy_balance, energy_quantities, 
 from fem2d.post.extrema import extrema, rest, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows
-from fem2d.runs.result import Result
+from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
 if TYPE_CHECKING:
@@ -50,7 +50,12 @@ if TYPE_CHECKING:
 class DirectFields:
     """What a direct run leaves besides its numbers: the model and its
     assembled system, the final state, the reported dof and the displacement
-    snapshots (None unless ``Report.snapshots`` asked for them)."""
+    snapshots (None unless ``Report.snapshots`` asked for them).
+
+    ``model`` is the :meth:`~fem2d.model.model.Model.snapshot` of the model that
+    ran, taken here (a list of the model changed later does not change it);
+    ``source`` is that model object itself (a run that starts from this one
+    must be of it)."""
 
     model: Model
     system: System
@@ -59,6 +64,13 @@ class DirectFields:
     snapshots: Snapshots | None = None
     #: the contact pressure at ``Report.pressure_at``: (header, rows) of pressure.csv, or None
     pressure: tuple[list[str], list[list]] | None = None
+    #: True for a static run (its final state is an equilibrium, at rest)
+    static: bool = False
+    source: Model | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.source is None:
+            self.source, self.model = self.model, self.model.snapshot()
 
 
 @dataclass
@@ -70,13 +82,16 @@ class DirectAnalysis:
     model : Model
     stepping : TimeStepping
         Step, end time and step cutting.
-    scheme : TimeScheme
-        Average acceleration by default; see
+    scheme : TimeScheme or ContactSchemeChoice
+        By default :class:`~fem2d.dynamics.choice.ContactSchemeChoice`, the
+        same choice as a case file's ``time.scheme = "auto"``: with contact,
+        the explicit impact scheme (Paoli-Schatzman) when the mass is lumped and
+        ``stepping.dt`` within its stability limit, else average acceleration on
+        the modified mass of the contact nodes (the result's ``notes`` say which
+        and why); without contact, average acceleration. Plain
+        ``NewmarkScheme()`` with contact creates energy at impacts. See also
         :meth:`NewmarkScheme.generalized_alpha`, :meth:`NewmarkScheme.hht`,
-        :class:`~fem2d.dynamics.schemes.StaticScheme`; a
-        :class:`~fem2d.dynamics.choice.ContactSchemeChoice` picks the explicit
-        impact scheme or the implicit modified mass on the assembled system
-        (the result's ``notes`` say which and why).
+        :class:`~fem2d.dynamics.schemes.StaticScheme`.
     solver : str
         Name of the linear solver (:func:`fem2d.linalg.solver_names`; default
         pardiso-cholesky where MKL installs, else superlu).
@@ -85,15 +100,24 @@ class DirectAnalysis:
     modified_mass : bool
         Integrate with no inertia on the contact nodes (Khenous, Laborde &
         Renard): :meth:`NewmarkScheme.modified_mass` applied to ``scheme``
-        once the model is assembled; needs a contact zone.
+        (to the implicit scheme of a ``ContactSchemeChoice``, whatever it
+        would choose) once the model is assembled; needs a contact zone.
     initial : Result or StaticAnalysis or None
         Start from the final state of a run of the same :class:`Model`
         (code_aster's DYNA_NON_LINE with ETAT_INIT): a finished run's
         :class:`Result`, or a :class:`~fem2d.runs.static.StaticAnalysis` run
         first (a static preload: settle the weight, then push). The run
         continues at that state's time, with its displacement, velocity and
-        contact state, to ``stepping.end``; None starts at t = 0 from the
-        model's initial conditions.
+        contact state, to ``stepping.end``; after a static run the velocity is
+        the model's initial velocity (:class:`InitialCondition`: settle, then
+        launch; an initial displacement is refused with it). None starts at
+        t = 0 from the model's initial conditions.
+    strict : bool
+        Raise :class:`~fem2d.errors.StrictRunError` (naming every warning, the
+        result attached) instead of returning a result with warnings, as
+        ``fem2d run --strict`` exits 1. Without it, :meth:`run` gives each
+        warning to Python's :mod:`warnings` as a
+        :class:`~fem2d.errors.Fem2dWarning`.
 
     Examples
     --------
@@ -112,11 +136,26 @@ class DirectAnalysis:
 
     model: Model
     stepping: TimeStepping
-    scheme: TimeScheme | ContactSchemeChoice = field(default_factory=NewmarkScheme)
+    scheme: TimeScheme | ContactSchemeChoice = field(default_factory=ContactSchemeChoice)
     solver: str = field(default_factory=default_solver)
     report: Report = field(default_factory=Report)
     modified_mass: bool = False
     initial: Result | StaticAnalysis | None = None
+    strict: bool = False
+
+    def __post_init__(self) -> None:
+        """Each argument of the right kind, or an :class:`~fem2d.errors.ArgumentError` naming it."""
+        expect_instance(self, "model", self.model, Model, "a fem2d.Model")
+        expect_instance(self, "stepping", self.stepping, TimeStepping, "a fem2d.TimeStepping")
+        expect_instance(self, "scheme", self.scheme, TimeScheme | ContactSchemeChoice,
+                        "a time scheme (fem2d.NewmarkScheme(), ...; default: the automatic choice)")
+        expect_instance(self, "solver", self.solver, str, "a linear solver's name (fem2d.linalg.solver_names())")
+        expect_instance(self, "report", self.report, Report, "a fem2d.Report")
+        expect_instance(self, "modified_mass", self.modified_mass, bool, "True or False")
+        expect_instance(self, "strict", self.strict, bool, "True or False")
+        if not (self.initial is None or isinstance(self.initial, Result) or hasattr(self.initial, "compute")):
+            raise ArgumentError(self, "initial", f"expected None, a Result or a fem2d.StaticAnalysis, "
+                                f"got {self.initial!r}")
 
     def formulation(self, contact: Contact) -> ContactFormulation:
         """The zone's formulation; a penalty method without a Young's modulus
@@ -134,28 +173,47 @@ class DirectAnalysis:
             out.append(body.thickness if body is not None else 1.0)
         return out
 
-    def start_state(self, stepper: NewmarkStepper, system: System) -> StepState:
-        """The state the run starts from (see ``initial``): the initial acceleration
-        solves :math:`M a = f - K u - C v + f_c` with the inherited contact force
-        :math:`f_c` (zero after a converged static preload, up to its tolerance)."""
+    def start_state(self, stepper: NewmarkStepper, system: System) -> tuple[StepState, list[str]]:
+        """The state the run starts from (see ``initial``) and the warnings of the
+        preload run here (a :class:`StaticAnalysis` given as ``initial``), said as
+        this run's (``preload: ...``).
+
+        After a static run (a preload) the dynamics start from its equilibrium with
+        the model's initial velocity (:class:`~fem2d.model.initial.InitialCondition`
+        ``velocity``, zero elsewhere): settle under the preload, then launch. An
+        initial displacement is refused there: the preload finds the displacement.
+        After a direct run its velocity goes on (the model's initial conditions were
+        that run's start). The initial acceleration solves :math:`M a = f - K u - C v
+        + f_c` with the inherited contact force :math:`f_c` (zero after a converged
+        static preload, up to its tolerance)."""
         if self.initial is None:
-            return stepper.initial_state()
-        result = self.initial.run() if hasattr(self.initial, "run") else self.initial
+            return stepper.initial_state(), []
+        ran_here = hasattr(self.initial, "compute")
+        result = self.initial.compute() if ran_here else self.initial
         fields = result.fields
-        if getattr(fields, "model", None) is not self.model or not hasattr(fields, "final_state"):
+        ran = (getattr(fields, "source", None), getattr(fields, "model", None))  # the model object, or its snapshot
+        if not any(self.model is model for model in ran) or not hasattr(fields, "final_state"):
             raise ModelError(self, "initial", "expected a static or direct run of this analysis' own Model object")
         start = fields.final_state
         if not start.t < self.stepping.end:
             raise ModelError(self, "initial", f"it ends at t = {start.t:g} s, not before the end of this run "
                              f"({self.stepping.end:g} s)")
         u, v, f_c = start.u.copy(), start.v.copy(), start.contact_force
+        if getattr(fields, "static", False):  # settled: the dynamics start at the user's velocity
+            for condition in self.model.initial:
+                if any(condition.displacement):
+                    raise ModelError(condition, "displacement", "a static preload (DirectAnalysis.initial) finds "
+                                     "the displacement the dynamics start from; give no initial displacement with it")
+            v = np.zeros_like(v) if system.initial_velocity is None else system.initial_velocity[system.free].copy()
         rhs = stepper.force_free(start.t) - system.K_free @ u
         if system.C_free is not None:
             rhs = rhs - system.C_free @ v
         if f_c is not None:
             rhs = rhs + f_c
         a = stepper.scheme.initial_acceleration(system, v, rhs, stepper.backend)
-        return StepState(start.t, u, v, a, start.contact, f_c, start.solution, internal_force=system.K_free @ u)
+        inherited = [f"preload: {warning}" for warning in result.warnings] if ran_here else []
+        return (StepState(start.t, u, v, a, start.contact, f_c, start.solution, internal_force=system.K_free @ u),
+                inherited)
 
     def stepper(
         self, system: System, scheme: TimeScheme, backend: SolverBackend, coupling: ContactCoupling | None
@@ -164,8 +222,16 @@ class DirectAnalysis:
         return NewmarkStepper(system, scheme, backend, coupling)
 
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
-        """Assemble, integrate, post-process; ``progress(t)`` follows the simulated time.
-        With ``stepping.extrapolate``, two runs combined (:mod:`fem2d.runs.extrapolation`)."""
+        """Assemble, integrate, post-process (:meth:`compute`); ``progress(t)`` follows the
+        simulated time. Each warning of the result is also a
+        :class:`~fem2d.errors.Fem2dWarning`; with ``strict``, any warning raises
+        (:func:`~fem2d.runs.result.finished`)."""
+        return finished(self.compute(progress), type(self).__name__, self.strict)
+
+    def compute(self, progress: Callable[[float], None] | None = None) -> Result:
+        """The result of :meth:`run`, its warnings not yet given to Python's (what
+        ``fem2d.run`` and a preload call). With ``stepping.extrapolate``, two runs
+        combined (:mod:`fem2d.runs.extrapolation`)."""
         if self.stepping.extrapolate:
             from fem2d.runs.extrapolation import extrapolated_run
 
@@ -182,9 +248,9 @@ class DirectAnalysis:
         the modified mass applied) and the notes that say what was chosen."""
         scheme, notes = self.scheme, []
         if isinstance(scheme, ContactSchemeChoice):  # chosen on the assembled system, and said so
-            if self.modified_mass:
-                raise ModelError(self, "modified_mass", "the automatic choice decides the mass itself")
-            if system.zones:
+            if self.modified_mass:  # asked for: the choice's implicit scheme, on the modified mass below
+                scheme = scheme.implicit
+            elif system.zones:
                 scheme, note = scheme.choose(system, self.stepping.dt, contact_mass_nodes(system))
                 notes.append(note)
             else:
@@ -232,7 +298,7 @@ class DirectAnalysis:
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
                                    self.report.group_nodes(system.mesh), stepper.mass_velocity)
-        state = self.start_state(stepper, system)
+        state, inherited = self.start_state(stepper, system)
         history.start(state)
         measures.start(state)
 
@@ -298,7 +364,7 @@ class DirectAnalysis:
             "n_slave": int(sum(zone.n_slave for zone in system.zones)),
         }
         snapshots = history.snapshots() if history.snapshot_every else None
-        return Integration(system, scheme, series, timing, final, report_dof, snapshots, notes)
+        return Integration(system, scheme, series, timing, final, report_dof, snapshots, notes, inherited)
 
     def quantities(self, system: System, series: dict[str, np.ndarray]) -> dict[str, float]:
         """The run's quantities, all read from its histories ``series`` (what
@@ -332,10 +398,11 @@ class DirectAnalysis:
                              list(self.report.pressure_at))
 
     def warnings(self, run: Integration, quantities: dict[str, float], series: dict[str, np.ndarray]) -> list[str]:
-        """What the run distrusts in itself: energy created, slave nodes off their master."""
+        """What the run distrusts in itself: its preload's warnings, energy created, slave
+        nodes off their master."""
         warning = energy_warning(quantities, self.report.energy_tolerance,
                                  energy_remedy(run.scheme, self.stepping.events))
-        return ([] if warning is None else [warning]) + left_master_warnings(series)
+        return run.inherited + ([] if warning is None else [warning]) + left_master_warnings(series)
 
 
 @dataclass
@@ -354,6 +421,8 @@ class Integration:
     report_dof: int | None
     snapshots: Snapshots | None
     notes: list[str]
+    #: the warnings of the preload run before this one (``preload: ...``)
+    inherited: list[str] = field(default_factory=list)
 
 
 def energy_remedy(scheme: TimeScheme, events: bool) -> str:

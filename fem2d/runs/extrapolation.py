@@ -317,7 +317,7 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     fine = fine_analysis.integrate(part(2.0 / 3.0, end / 3.0), scheme=coarse.scheme)
     timing = combined_timing(coarse, fine)
     notes = [*coarse.notes]
-    if isinstance(analysis.scheme, ContactSchemeChoice):
+    if isinstance(analysis.scheme, ContactSchemeChoice) and coarse.system.zones:
         notes.append(f"the dt/2 run kept the scheme chosen at dt ({coarse.scheme.label})")
     dt = f"dt = {stepping.dt:g} s and dt/2 = {half.dt:g} s"
     why = mismatch(coarse, fine) or impacts_or_releases(coarse.series, [z.name for z in coarse.system.zones])

@@ -9,6 +9,7 @@ sections 2-4, 6).
 
 from __future__ import annotations
 
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fem2d.errors import ModelError, UnsupportedError
+from fem2d.errors import ArgumentError, ModelError, UnsupportedError, expect_instance, expect_real
 from fem2d.model.excitation import BaseAcceleration
 from fem2d.model.loads import ExternalLoad
 from fem2d.model.model import Model
@@ -24,7 +25,7 @@ from fem2d.model.obstacles import NodalObstacle
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
-from fem2d.runs.result import Result
+from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import DivergenceError, geometric_growth
 
 if TYPE_CHECKING:
@@ -38,12 +39,16 @@ INTEGRATORS = ("euler", "devogelaere", "adapt", "exact")
 
 @dataclass
 class ModalFields:
-    """What a modal run leaves besides its numbers: the model, its assembled
+    """What a modal run leaves besides its numbers: the model (its
+    :meth:`~fem2d.model.model.Model.snapshot`, taken here), its assembled
     system and the modal run (basis, history, statistics)."""
 
     model: Model
     system: System
     modal_run: ModalRun
+
+    def __post_init__(self) -> None:
+        self.model = self.model.snapshot()
 
 
 def _modal_function(load: ExternalLoad) -> TimeFunction:
@@ -78,6 +83,9 @@ class ModalAnalysis:
         Force (N) above which a shock counts as an impact.
     wear_blocks : int
         Blocks of the wear-power average.
+    strict : bool
+        As for :class:`~fem2d.runs.direct.DirectAnalysis`: any warning raises
+        :class:`~fem2d.errors.StrictRunError`.
 
     Examples
     --------
@@ -105,8 +113,20 @@ class ModalAnalysis:
     window: tuple[float, float] | None = None
     impact_threshold: float = 0.0
     wear_blocks: int = 8
+    strict: bool = False
 
     def __post_init__(self) -> None:
+        expect_instance(self, "model", self.model, Model, "a fem2d.Model")
+        expect_instance(self, "stepping", self.stepping, TimeStepping, "a fem2d.TimeStepping")
+        for name in ("n_modes", "archive", "wear_blocks"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+                raise ArgumentError(self, name, f"expected an integer >= 1, got {value!r}")
+            setattr(self, name, int(value))
+        self.damping = expect_real(self, "damping", self.damping, "a damping ratio >= 0")
+        self.impact_threshold = expect_real(self, "impact_threshold", self.impact_threshold, "a force (N)")
+        expect_instance(self, "excitation", self.excitation, BaseAcceleration | None, "a BaseAcceleration or None")
+        expect_instance(self, "strict", self.strict, bool, "True or False")
         if self.integrator not in INTEGRATORS:
             raise ModelError(self, "integrator", f"expected one of {', '.join(map(repr, INTEGRATORS))}")
         if self.window is not None and not self.window[0] < self.window[1]:
@@ -234,6 +254,12 @@ class ModalAnalysis:
                                      f"{step(first)})")
 
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
+        """:meth:`compute`, its warnings given to Python's (a
+        :class:`~fem2d.errors.Fem2dWarning` each), or with ``strict`` raised
+        (:func:`~fem2d.runs.result.finished`)."""
+        return finished(self.compute(progress), type(self).__name__, self.strict)
+
+    def compute(self, progress: Callable[[float], None] | None = None) -> Result:
         """Assemble (densely up to :data:`~fem2d.modal.basis.DENSE_MAX` dofs), project,
         integrate, post-process; a state that blows up is an error naming the step and
         the time (:meth:`watch`)."""

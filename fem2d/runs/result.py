@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import time
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import fem2d
-from fem2d.errors import Fem2dError, NumericalError
+from fem2d.errors import Fem2dError, Fem2dWarning, NumericalError, StrictRunError
 from fem2d.io.files import atomic_path, replaced_together, write_csv, write_json, write_table_csv
 
 if TYPE_CHECKING:
@@ -97,16 +99,45 @@ class Result:
         }
 
 
+def finished(result: Result, where: str, strict: bool = False) -> Result:
+    """A run's result as it is handed to its caller in Python: each of its
+    ``warnings`` also given to :func:`warnings.warn` as a
+    :class:`~fem2d.errors.Fem2dWarning` (shown at the caller's line, outside
+    fem2d), or with ``strict`` and any warning, a
+    :class:`~fem2d.errors.StrictRunError` naming ``where`` and every warning
+    (the command line's ``--strict``). The one place where a run's warnings
+    become Python's."""
+    if strict and result.warnings:
+        raise StrictRunError(where, result.warnings, result)
+    level = _caller_level()
+    for text in result.warnings:
+        warnings.warn(text, Fem2dWarning, stacklevel=level)
+    return result
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of :func:`warnings.warn` called in :func:`finished` that
+    points at the first frame outside the fem2d package (the user's line: the same
+    warning from two runs at two lines of a script is shown twice)."""
+    frame, level = sys._getframe(1), 1  # finished()
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "fem2d":
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def run(
     case: str | os.PathLike | Case,
     overrides: Mapping[str, Any] | Iterable[str] = (),
     progress: Callable[[float], None] | None = None,
     reference_cache: ReferenceCache | bool = True,
+    strict: bool = False,
 ) -> Result:
     """Run a case (built-in name, TOML path or loaded :class:`Case`).
 
     ``overrides`` are ``--set`` pairs, as a mapping of dotted keys to values
-    or as ``"key=value"`` strings. ``progress(t)`` is called as the
+    or as a list of ``"key=value"`` strings; a table as a value sets the keys it
+    holds (``{"time": {"dt": 0.02}}`` is ``{"time.dt": 0.02}``), NumPy numbers are
+    numbers (:func:`~fem2d.case.loading.override_pairs`). ``progress(t)`` is called as the
     simulated time advances. The case is turned into model objects by
     :func:`fem2d.case.build.build_analysis`; an error about one of them names
     the case file and the key it came from.
@@ -119,6 +150,11 @@ def run(
     Exact reference values are read from ``reference_cache`` when it holds them for
     these settings, mesh and code (True: the user's cache,
     :meth:`~fem2d.case.reference_cache.ReferenceCache.default`; False: computed every time).
+
+    Each of the result's ``warnings`` is also a Python warning,
+    :class:`~fem2d.errors.Fem2dWarning`; with ``strict`` (``fem2d run --strict``) a
+    run with any warning raises :class:`~fem2d.errors.StrictRunError` naming the
+    case file and each warning, the result attached (:func:`finished`).
     """
     from fem2d.case.build import build_analysis
     from fem2d.case.checks import likely_cause
@@ -129,12 +165,12 @@ def run(
     start = time.perf_counter()
     if not isinstance(case, Case):
         case = load_case(case, overrides)
-    elif overrides:
-        case = load_case(case.path or case.name, {**case.overrides, **dict(_pairs(overrides))})
+    elif isinstance(overrides, str) or overrides:
+        case = load_case(case.path or case.name, {**case.overrides, **_pairs(overrides)})
     built = build_analysis(case)
     try:
         with built.keys.translate():
-            result = built.analysis.run(progress)
+            result = built.analysis.compute(progress)
     except DivergenceError as exc:  # stopped during the march: the same error as after it, nothing written
         key, cause = likely_cause(case)
         raise NumericalError(": ".join(part for part in (case.where, key, f"{exc.finding}; {cause}") if part)) from None
@@ -153,13 +189,14 @@ def run(
 
         cache = ReferenceCache.default() if cache else None
     checks, unchecked = checks_for(case, result.quantities, result.fields.system, cache)
-    return dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked)
+    result = dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked)
+    return finished(result, case.where, strict)
 
 
 def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:
-    from fem2d.case.loading import parse_overrides
+    from fem2d.case.loading import override_pairs
 
-    return overrides if isinstance(overrides, Mapping) else parse_overrides(overrides)
+    return override_pairs(overrides)
 
 
 def default_output_dir(case: Case) -> Path:

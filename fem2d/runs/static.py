@@ -75,6 +75,7 @@ class StaticAnalysis(DirectAnalysis):
     regularization: float = 1e-4
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if not isinstance(self.scheme, StaticScheme):
             raise ModelError(self, "scheme", f"a static analysis has no time scheme, got {self.scheme.label}")
         if self.modified_mass:
@@ -102,10 +103,11 @@ class StaticAnalysis(DirectAnalysis):
             )
         return StaticStepper(system, backend, coupling, self.regularization if modes else 0.0)
 
-    def run(self, progress: Callable[[float], None] | None = None) -> Result:
+    def compute(self, progress: Callable[[float], None] | None = None) -> Result:
         """The levels' equilibria; the quantities of motion in time (impacts,
         impulses, energy balance) are left out."""
-        result = super().run(progress)
+        result = super().compute(progress)
+        result.fields.static = True
         result.quantities = {k: v for k, v in result.quantities.items() if not DYNAMIC_ONLY.search(k)}
         result.warnings = [w for w in result.warnings if not w.startswith(ENERGY_GREW)]
         for name in DYNAMIC_SERIES:

@@ -19,13 +19,14 @@ import os
 import tempfile
 import time
 import tomllib
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from fem2d.errors import Fem2dError, InputError
+from fem2d.errors import Fem2dError, Fem2dWarning, InputError
 from fem2d.studies.execution import RunRecord, RunSpec, _message, record_of
 
 #: seconds without any finished run and without a live worker before a study fails
@@ -90,7 +91,9 @@ def run_packed(spec: RunSpec, files: CaseFiles) -> tuple[RunRecord, dict | None]
     from fem2d.runs.result import run
 
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="fem2d-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="fem2d-") as tmp, warnings.catch_warnings():
+        # the run's warnings travel in its result.json, not to the worker's stderr
+        warnings.simplefilter("ignore", Fem2dWarning)
         try:
             result = run(files.unpack(tmp), spec.overrides)
             return record_of(result, spec), result.to_json()
