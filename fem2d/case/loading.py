@@ -353,6 +353,8 @@ def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
     # a child that names its own mesh source replaces the parent's (a builder case switched to a file)
     if "file" in child_mesh and "geometry" not in child_mesh:
         merged["mesh"].pop("geometry", None)
+        if "element" not in child_mesh:  # the child's file says its element, not the parent's mesh
+            merged["mesh"].pop("element", None)
         if "params" not in child_mesh:  # the child's own params stay, and are refused with a file
             merged["mesh"].pop("params", None)
     elif "geometry" in child_mesh and "file" not in child_mesh:

@@ -15,6 +15,7 @@ import numpy as np
 
 from fem2d.errors import MeshError
 from fem2d.mesh.mesh import CELL_DIMENSION, CellBlock, Mesh
+from fem2d.mesh.nodes import check_coordinates, check_node_ids, coincident_nodes_warning, gmsh_node_ids
 from fem2d.mesh.orientation import counter_clockwise
 
 #: our cell kind <-> meshio cell type (the node orderings agree).
@@ -43,26 +44,26 @@ def to_meshio(mesh: Mesh):
     )
 
 
-def from_meshio(m, source: str = "<meshio>") -> Mesh:
+def from_meshio(m, source: str = "<meshio>", ids: np.ndarray | None = None) -> Mesh:
     """Our Mesh from a meshio.Mesh carrying physical groups or cell sets; clockwise
-    2D cells are turned counter-clockwise (:mod:`fem2d.mesh.orientation`)."""
-    groups: dict[str, list[CellBlock]] = {}
-    physical = m.cell_data.get("gmsh:physical")
-    if physical is not None and m.field_data:
-        name_of = {(int(v[1]), int(v[0])): k for k, v in m.field_data.items()}
-        for block, tags in zip(m.cells, physical):
-            kind = _kind(block.type, source)
-            dim = CELL_DIMENSION[kind]
-            for tag in np.unique(tags):
-                name = name_of.get((dim, int(tag)), f"{dim}:{int(tag)}")
-                groups.setdefault(name, []).append(CellBlock(kind, block.data[tags == tag]))
-    elif m.cell_sets:
-        for name, per_block in m.cell_sets.items():
-            for block, ids in zip(m.cells, per_block):
-                if ids is not None and len(ids):
-                    groups.setdefault(name, []).append(CellBlock(_kind(block.type, source), block.data[ids]))
+    2D cells are turned counter-clockwise (:mod:`fem2d.mesh.orientation`).
+
+    ``ids`` names meshio's points as the file does (Gmsh node ids: an id given twice
+    is refused); nodes with a non-finite coordinate or off one plane z = const are
+    refused, and distinct nodes of one body at the same place give a warning in
+    :attr:`Mesh.warnings`.
+    """
+    points = np.asarray(m.points, dtype=float)
+    if ids is None or len(ids) != len(points):
+        ids = np.arange(len(points))
     else:
-        raise MeshError(f"{source}: the mesh has no physical groups or cell sets; fem2d needs named groups")
+        check_node_ids(ids, points, source)
+    groups = _groups(m, source)
+    used = np.zeros(len(points), dtype=bool)
+    for blocks in groups.values():
+        for block in blocks:
+            used[block.nodes.ravel()] = True
+    check_coordinates(points, used, ids, source)
     merged = {}
     for name, blocks in groups.items():
         kinds = {b.kind for b in blocks}
@@ -71,7 +72,37 @@ def from_meshio(m, source: str = "<meshio>") -> Mesh:
                             "one kind (put the triangles and the quadrangles in two physical groups, each a body "
                             "of its own)")
         merged[name] = CellBlock(blocks[0].kind, np.vstack([b.nodes for b in blocks]))
-    return counter_clockwise(_without_orphans(np.asarray(m.points)[:, :2], merged, source))[0]
+    mesh = counter_clockwise(_without_orphans(points[:, :2], merged, source))[0]
+    warning = coincident_nodes_warning(mesh.points, mesh.groups, source)
+    if warning:
+        mesh.warnings.append(warning)
+    return mesh
+
+
+def _groups(m, source: str) -> dict[str, list[CellBlock]]:
+    """The cells of each named group of a meshio.Mesh, as they come (one list per name)."""
+    groups: dict[str, list[CellBlock]] = {}
+    physical = m.cell_data.get("gmsh:physical")
+    cell_sets = {name: sets for name, sets in m.cell_sets.items() if not name.startswith("gmsh:")}
+    if physical is not None:
+        name_of = {(int(v[1]), int(v[0])): k for k, v in m.field_data.items()}
+        for block, tags in zip(m.cells, physical):
+            kind = _kind(block.type, source)
+            dim = CELL_DIMENSION[kind]
+            for tag in np.unique(tags):
+                name = name_of.get((dim, int(tag)), f"{dim}:{int(tag)}")
+                groups.setdefault(name, []).append(CellBlock(kind, block.data[tags == tag]))
+    elif cell_sets:
+        for name, per_block in cell_sets.items():
+            for block, ids in zip(m.cells, per_block):
+                if ids is not None and len(ids):
+                    groups.setdefault(name, []).append(CellBlock(_kind(block.type, source), block.data[ids]))
+    elif "gmsh:geometrical" in m.cell_data or "gmsh:bounding_entities" in m.cell_sets:
+        raise MeshError(f"{source} has no physical groups; define physical groups in gmsh for the bodies and the "
+                        "edges used by supports, loads and contact")
+    else:
+        raise MeshError(f"{source}: the mesh has no physical groups or cell sets; fem2d needs named groups")
+    return groups
 
 
 def _without_orphans(points: np.ndarray, groups: dict[str, CellBlock], source: str) -> Mesh:
@@ -112,7 +143,7 @@ def read_mesh(path: str | os.PathLike) -> Mesh:
             what = said.getvalue().strip().splitlines()[-1]
         raise MeshError(f"{path}: cannot read mesh ({' '.join(what.split())}); expected a meshio-readable mesh "
                         "file (.msh, .vtu, .med, ...)") from None
-    return from_meshio(m, str(path))
+    return from_meshio(m, str(path), gmsh_node_ids(path) if path.suffix == ".msh" else None)
 
 
 def write_mesh(mesh: Mesh, path: str | os.PathLike, file_format: str | None = None) -> None:

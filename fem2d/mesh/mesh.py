@@ -18,7 +18,7 @@ single POINT cell. Node ordering follows Gmsh, meshio and VTK:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -74,12 +74,14 @@ class Mesh:
     """Node coordinates ``points`` (n, 2) and named groups of cells.
 
     ``source`` names where the mesh came from (a file, a builder) so that
-    errors can point at it.
+    errors can point at it; ``warnings`` says what reading it found suspicious
+    (a run reports them with its own).
     """
 
     points: np.ndarray
     groups: dict[str, CellBlock] = field(default_factory=dict)
     source: str = "<mesh>"
+    warnings: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         pts = np.asarray(self.points, dtype=float)
@@ -136,4 +138,4 @@ def compact(mesh: Mesh) -> Mesh:
         used[block.nodes.ravel()] = True
     new_id = np.cumsum(used) - 1
     groups = {n: CellBlock(b.kind, new_id[b.nodes]) for n, b in mesh.groups.items()}
-    return Mesh(mesh.points[used], groups, mesh.source)
+    return replace(mesh, points=mesh.points[used], groups=groups)

@@ -11,7 +11,7 @@ model on the modal path), dofs interleaved (2 per node).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -232,7 +232,7 @@ class Model:
                 kind = "plane" if isinstance(obstacle, RigidPlane) else "circle"
                 motions.append(Motion(dofs, values, obstacle.function, f"{kind} of {contact.obstacle_group}"))
             n += n_new
-        return Mesh(np.vstack(points), groups, self.mesh.source), dofs_list, motions
+        return replace(self.mesh, points=np.vstack(points), groups=groups), dofs_list, motions
 
     def _check_motions(self, system: System) -> None:
         """A displacement history on a support is lifted as -K_fc u_c(t): exact

@@ -332,10 +332,11 @@ class DirectAnalysis:
                              list(self.report.pressure_at))
 
     def warnings(self, run: Integration, quantities: dict[str, float], series: dict[str, np.ndarray]) -> list[str]:
-        """What the run distrusts in itself: energy created, slave nodes off their master."""
+        """What the run distrusts in itself: its mesh's (:attr:`Mesh.warnings`), energy created,
+        slave nodes off their master."""
         warning = energy_warning(quantities, self.report.energy_tolerance,
                                  energy_remedy(run.scheme, self.stepping.events))
-        return ([] if warning is None else [warning]) + left_master_warnings(series)
+        return [*self.model.mesh.warnings, *([] if warning is None else [warning]), *left_master_warnings(series)]
 
 
 @dataclass
