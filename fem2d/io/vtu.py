@@ -48,9 +48,9 @@ def nodal_stress_field(model, u: np.ndarray) -> np.ndarray:
     mesh = model.mesh
     nodes, values = [], []
     for body in model.bodies:
-        block = mesh.group(body.group)
-        nodes.append(block.nodes.ravel())
-        values.append(cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 3))
+        for block in mesh.blocks(body.group):
+            nodes.append(block.nodes.ravel())
+            values.append(cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 3))
     if not nodes:
         return np.zeros((mesh.n_nodes, 3))
     stress = nodal_average(mesh.n_nodes, np.concatenate(nodes), np.vstack(values))
@@ -64,9 +64,9 @@ def _cells(model):
 
     blocks, material = [], []
     for i, body in enumerate(model.bodies, start=1):
-        block = model.mesh.group(body.group)
-        blocks.append(meshio.CellBlock(MESHIO_TYPE[block.kind], block.nodes))
-        material.append(np.full(len(block), i, dtype=np.int32))
+        for block in model.mesh.blocks(body.group):
+            blocks.append(meshio.CellBlock(MESHIO_TYPE[block.kind], block.nodes))
+            material.append(np.full(len(block), i, dtype=np.int32))
     return blocks, material
 
 
@@ -105,7 +105,7 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
     nu = np.zeros(mesh.n_nodes)  # per node, for sigma_zz in plane strain (bodies share no nodes)
     plane_stress = np.zeros(mesh.n_nodes, dtype=bool)  # per node: sigma_zz = 0, else nu (sxx + syy)
     for body in model.bodies:
-        nodes = mesh.group(body.group).nodes.ravel()
+        nodes = mesh.group_nodes(body.group)
         nu[nodes] = body.nu
         plane_stress[nodes] = body.hypothesis == "plane_stress"
     from fem2d.fe.elasticity import von_mises

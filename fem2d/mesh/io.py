@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from fem2d.errors import MeshError
-from fem2d.mesh.mesh import CELL_DIMENSION, CellBlock, Mesh
+from fem2d.mesh.mesh import CELL_DIMENSION, CELL_ORDER, CellBlock, Mesh
 from fem2d.mesh.nodes import check_coordinates, check_node_ids, coincident_nodes_warning, gmsh_node_ids
 from fem2d.mesh.orientation import counter_clockwise
 
@@ -27,14 +27,15 @@ KIND_OF_MESHIO = {v: k for k, v in MESHIO_TYPE.items()}
 
 
 def to_meshio(mesh: Mesh):
-    """A meshio.Mesh with one cell block and one Gmsh physical group per group."""
+    """A meshio.Mesh with one Gmsh physical group per group (a cell block per kind)."""
     import meshio
 
     cells, physical, field_data = [], [], {}
-    for tag, (name, block) in enumerate(sorted(mesh.groups.items()), start=1):
-        cells.append(meshio.CellBlock(MESHIO_TYPE[block.kind], block.nodes))
-        physical.append(np.full(len(block), tag, dtype=int))
-        field_data[name] = np.array([tag, block.dimension])
+    for tag, name in enumerate(mesh.group_names(), start=1):
+        for block in mesh.blocks(name):  # a group of several kinds: one physical group, a block per kind
+            cells.append(meshio.CellBlock(MESHIO_TYPE[block.kind], block.nodes))
+            physical.append(np.full(len(block), tag, dtype=int))
+            field_data[name] = np.array([tag, block.dimension])
     points = np.column_stack([mesh.points, np.zeros(mesh.n_nodes)])
     return meshio.Mesh(
         points,
@@ -64,15 +65,18 @@ def from_meshio(m, source: str = "<meshio>", ids: np.ndarray | None = None) -> M
         for block in blocks:
             used[block.nodes.ravel()] = True
     check_coordinates(points, used, ids, source)
-    merged = {}
+    merged, parts = {}, {}
     for name, blocks in groups.items():
-        kinds = {b.kind for b in blocks}
-        if len(kinds) != 1:
-            raise MeshError(f"{source}: group {name!r} mixes cell kinds {sorted(kinds)}; a group holds cells of "
-                            "one kind (put the triangles and the quadrangles in two physical groups, each a body "
-                            "of its own)")
-        merged[name] = CellBlock(blocks[0].kind, np.vstack([b.nodes for b in blocks]))
-    mesh = counter_clockwise(_without_orphans(points[:, :2], merged, source))[0]
+        kinds = sorted({b.kind for b in blocks})
+        if len(kinds) > 1 and len({CELL_ORDER.get(kind) for kind in kinds}) != 1:
+            raise MeshError(f"{source}: group {name!r} mixes cell kinds {kinds}; a group holds 2D cells of one "
+                            "order (tri3 with quad4, tri6 with quad8 or quad9), edges of one kind or points")
+        for kind in kinds:
+            key = name if len(kinds) == 1 else f"{name}[{kind}]"
+            merged[key] = CellBlock(kind, np.vstack([b.nodes for b in blocks if b.kind == kind]))
+        if len(kinds) > 1:
+            parts[name] = tuple(f"{name}[{kind}]" for kind in kinds)
+    mesh = counter_clockwise(_without_orphans(points[:, :2], merged, parts, source))[0]
     warning = coincident_nodes_warning(mesh.points, mesh.groups, source)
     if warning:
         mesh.warnings.append(warning)
@@ -105,16 +109,17 @@ def _groups(m, source: str) -> dict[str, list[CellBlock]]:
     return groups
 
 
-def _without_orphans(points: np.ndarray, groups: dict[str, CellBlock], source: str) -> Mesh:
+def _without_orphans(points: np.ndarray, groups: dict[str, CellBlock], parts: dict[str, tuple[str, ...]],
+                     source: str) -> Mesh:
     """The mesh without the points no group's cell uses (Gmsh keeps geometry
     points that no physical group holds), nodes renumbered in their order."""
     used = np.zeros(len(points), dtype=bool)
     for block in groups.values():
         used[block.nodes.ravel()] = True
     if used.all():
-        return Mesh(points, groups, source)
+        return Mesh(points, groups, source, parts=parts)
     new = np.cumsum(used) - 1
-    return Mesh(points[used], {k: CellBlock(b.kind, new[b.nodes]) for k, b in groups.items()}, source)
+    return Mesh(points[used], {k: CellBlock(b.kind, new[b.nodes]) for k, b in groups.items()}, source, parts=parts)
 
 
 def _kind(meshio_type: str, source: str) -> str:
