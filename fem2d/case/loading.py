@@ -345,9 +345,11 @@ def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
         return raw
     if not isinstance(parent, str):
         raise InputError(f"{path}: case.extends: expected a case name or path, got {parent!r}")
-    local = path.parent / parent
-    parent_path = local if local.suffix == ".toml" and local.is_file() else case_path(parent)
+    parent_path = _parent_path(path, parent)
     base = _read_with_parents(parent_path, (*chain, path.resolve()))
+    file = base.get("mesh", {}).get("file")
+    if isinstance(file, str) and not Path(file).is_absolute():  # the parent's mesh file is in the parent's folder
+        base["mesh"]["file"] = os.path.abspath(parent_path.parent / file)
     merged = _merge(base, raw)
     child_mesh = raw.get("mesh", {})
     # a child that names its own mesh source replaces the parent's (a builder case switched to a file)
@@ -362,6 +364,21 @@ def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
     merged["case"].pop("extends", None)
     merged["case"].setdefault("title", "")
     return merged
+
+
+def _parent_path(path: Path, parent: str) -> Path:
+    """The file ``case.extends = parent`` of ``path`` names: a path (``.toml`` or with a
+    slash) from ``path``'s folder, or a built-in case name; one error line naming ``path``
+    and the key when there is none."""
+    if parent.endswith(".toml") or "/" in parent or os.sep in parent:
+        local = path.parent / parent
+        if not local.is_file():
+            raise InputError(f"{path}: case.extends: {local}: case file not found")
+        return local
+    try:
+        return case_path(parent)
+    except InputError as exc:
+        raise InputError(f"{path}: case.extends: {exc}") from None
 
 
 def _merge(base: dict, child: dict) -> dict:
