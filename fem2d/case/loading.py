@@ -419,6 +419,9 @@ def _check_consistency(case: Case) -> None:
             raise case.error(f"references[{i}].value", "missing, and the case names no [exact] model to compute it")
         if ref.get("value") is not None and not ref["source"]:
             raise case.error(f"references[{i}].source", "missing; say where the stored value comes from")
+        levels = ref.get("refine")
+        if levels is not None and levels[0] > levels[1]:
+            raise case.error(f"references[{i}].refine", f"expected [first, last] with first <= last, got {levels}")
     window = s["post"].get("window")
     if window is not None and not window[0] < window[1]:
         raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")

@@ -392,6 +392,12 @@ REFERENCE = Table(
         "tolerance": Real(positive=True, doc="largest error that passes"),
         "relative": Boolean(default=True, doc="false: absolute tolerance"),
         "when": Table(open_keys=Any_(), doc="settings (dotted keys) the reference applies to"),
+        "refine": Optional(
+            inner=Array(item=Integer(min=0), length=2),
+            doc="[first, last]: the mesh.refine levels the tolerance was measured for; at another level the "
+            "reference does not apply (the run says so in a note: neither a pass nor a failure); "
+            "left out: every level",
+        ),
     }
 )
 
