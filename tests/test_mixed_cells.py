@@ -96,3 +96,20 @@ def test_a_mixed_block_slides_with_friction_as_the_exact_rigid_block(tmp_path):
     assert all(c["source"].startswith("exact: rigid block") for c in checks.values())
     assert checks["x_at_1.70"]["relative_error"] < 3e-5
     assert doc["quantities"]["friction_dissipation"] > 0
+
+
+def test_unmerged_nodes_between_the_kinds_of_one_body_give_a_warning(tmp_path):
+    """The triangles on their own copies of the nodes they share with the quadrangles:
+    the body is cut along every triangle's edge, which reading warns about."""
+    mesh = split_block()
+    write_mesh(mesh, tmp_path / "split.msh")
+    assert not read_mesh(tmp_path / "split.msh").warnings
+    triangles = mesh.groups["PATIN[tri3]"].nodes
+    shared = np.intersect1d(triangles, mesh.groups["PATIN[quad4]"].nodes)
+    renumber = np.arange(mesh.n_nodes)
+    renumber[shared] = mesh.n_nodes + np.arange(len(shared))
+    cut = Mesh(np.vstack([mesh.points, mesh.points[shared]]),
+               {**mesh.groups, "PATIN[tri3]": CellBlock("tri3", renumber[triangles])}, "cut", parts=mesh.parts)
+    write_mesh(cut, tmp_path / "cut.msh")
+    (warning,) = read_mesh(tmp_path / "cut.msh").warnings
+    assert f": {len(shared)} pair(s) of distinct nodes of one body at the same place" in warning

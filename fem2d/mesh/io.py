@@ -77,7 +77,7 @@ def from_meshio(m, source: str = "<meshio>", ids: np.ndarray | None = None) -> M
         if len(kinds) > 1:
             parts[name] = tuple(f"{name}[{kind}]" for kind in kinds)
     mesh = counter_clockwise(_without_orphans(points[:, :2], merged, parts, source))[0]
-    warning = coincident_nodes_warning(mesh.points, mesh.groups, source)
+    warning = coincident_nodes_warning(mesh)
     if warning:
         mesh.warnings.append(warning)
     return mesh

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from fem2d.errors import MeshError
-from fem2d.mesh.mesh import CellBlock
+from fem2d.mesh.mesh import Mesh
 
 #: Two coordinates closer than this fraction of the mesh's extent are the same.
 SAME_PLACE = 1e-9
@@ -111,15 +111,17 @@ def check_coordinates(points: np.ndarray, used: np.ndarray, ids: np.ndarray, sou
                         f"node {int(ids[hi])} at z = {z.max():g}); a 2D mesh lies in a plane z = const")
 
 
-def coincident_nodes_warning(points: np.ndarray, groups: dict[str, CellBlock], source: str) -> str | None:
+def coincident_nodes_warning(mesh: Mesh) -> str | None:
     """A warning when two distinct nodes of one 2D group's cells lie at the same place
     (two bodies touching at coincident nodes are not warned about), or None."""
+    points, source = mesh.points, mesh.source
     extent = max(float(np.ptp(points[:, 0])), float(np.ptp(points[:, 1])), 1e-300) if len(points) else 1.0
     pairs, first = 0, None
-    for block in groups.values():
-        if block.dimension != 2 or not len(block):
+    for name in mesh.group_names():
+        blocks = mesh.blocks(name)  # a body of triangles and quadrangles: all its cells
+        if blocks[0].dimension != 2:
             continue
-        nodes = np.unique(block.nodes)
+        nodes = mesh.group_nodes(name)
         keys = np.round(points[nodes] / (SAME_PLACE * extent)).astype(np.int64)
         _, inverse, counts = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
         repeated = counts > 1
