@@ -38,12 +38,10 @@ def gmsh_node_ids(path: Path) -> np.ndarray | None:
     end = data.find(b"$EndNodes", start)
     if head < 0 or start < 0 or end < 0:
         return None
-    fmt = data[head:].split(b"\n", 2)[1].split()
-    if len(fmt) < 3:
-        return None
-    version, binary, size = fmt[0].decode(errors="replace"), fmt[1] == b"1", int(fmt[2])
-    body = data[data.index(b"\n", start) + 1: end]
     try:
+        fmt = data[head:].split(b"\n", 2)[1].split()
+        version, binary, size = fmt[0].decode(errors="replace"), fmt[1] == b"1", int(fmt[2])
+        body = data[data.index(b"\n", start) + 1: end]
         if not binary and version.startswith("2"):
             tokens = body.split()
             return np.array(tokens[1: 1 + 4 * int(tokens[0]): 4], dtype=np.int64)
@@ -86,9 +84,10 @@ def check_node_ids(ids: np.ndarray, points: np.ndarray, source: str) -> None:
     unique, counts = np.unique(ids, return_counts=True)
     if len(unique) == len(ids):
         return
-    twice = int(unique[np.argmax(counts > 1)])
+    first = int(np.argmax(counts > 1))
+    twice = int(unique[first])
     where = [_xy(points[i]) for i in np.flatnonzero(ids == twice)[:2]]
-    raise MeshError(f"{source}: node id {twice} is given {int(counts.max())} times in $Nodes (at {where[0]} and "
+    raise MeshError(f"{source}: node id {twice} is given {int(counts[first])} times in $Nodes (at {where[0]} and "
                     f"{where[1]}); expected each node id once")
 
 
