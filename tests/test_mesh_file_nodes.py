@@ -77,7 +77,8 @@ def test_a_node_id_given_twice_in_gmsh41_is_refused(tmp_path):
     path = sliding_block_file(tmp_path / "block.msh", 1, False, 0.5)
     lines = path.read_text().splitlines()
     header = lines.index("$Nodes") + 1
-    block = next(i for i in range(header + 1, len(lines)) if len(lines[i].split()) == 4 and int(lines[i].split()[3]) > 1)
+    block = next(i for i in range(header + 1, len(lines))
+                 if len(lines[i].split()) == 4 and int(lines[i].split()[3]) > 1)  # a block of 2 nodes or more
     lines[block + 2] = lines[block + 1]  # the block's second id is its first
     path.write_text("\n".join(lines) + "\n")
     with pytest.raises(MeshError, match=rf"block.msh: node id {lines[block + 1]} is given 2 times in \$Nodes"):
