@@ -26,6 +26,35 @@ def test_extends_merges_tables_and_keeps_references():
     assert len(e.settings["references"]) == len(load_case("sdnv104a").settings["references"])
 
 
+def test_a_parents_mesh_file_is_found_from_the_parents_folder(tmp_path, monkeypatch):
+    from fem2d.case.build import build_mesh
+    from fem2d.mesh import BUILDERS
+    from fem2d.mesh.io import write_mesh
+
+    (tmp_path / "base").mkdir()
+    (tmp_path / "child").mkdir()
+    write_mesh(BUILDERS["sliding_block"](element="tri3"), tmp_path / "base" / "block.msh")
+    (tmp_path / "base" / "base.toml").write_text(
+        '[case]\nextends = "sdnv104a"\nname = "base"\n[mesh]\nfile = "block.msh"\n')
+    (tmp_path / "child" / "child.toml").write_text(
+        '[case]\nextends = "../base/base.toml"\nname = "child"\n[time]\ndt = 0.005\n')
+    monkeypatch.chdir(tmp_path / "child")
+    case = load_case(tmp_path / "child" / "child.toml")
+    assert case.mesh_file.resolve() == (tmp_path / "base" / "block.msh").resolve()
+    assert {b.kind for b in build_mesh(case).groups.values() if b.dimension == 2} == {"tri3"}
+
+
+@pytest.mark.parametrize("parent", ["nosuch_parent", "nosuch_parent.toml"])
+def test_a_missing_parent_names_the_file_and_case_extends(tmp_path, parent):
+    (tmp_path / "child.toml").write_text(f'[case]\nextends = "{parent}"\nname = "child"\n')
+    with pytest.raises(InputError) as info:
+        load_case(tmp_path / "child.toml")
+    message = str(info.value)
+    assert message.startswith(f"{tmp_path / 'child.toml'}: case.extends: ")
+    assert ("unknown case 'nosuch_parent'" if parent == "nosuch_parent"
+            else f"{tmp_path / 'nosuch_parent.toml'}: case file not found") in message
+
+
 def test_a_case_file_read_once_loads_as_load_case_does():
     """read_case parses the file (and the one it extends) once; each load applies its own
     overrides to a copy: the same Case as load_case, the file's data untouched, the

@@ -117,6 +117,16 @@ def test_study_keeps_going_after_a_failed_run(tiny, tmp_path, capsys):
     assert "time.nope: unknown key" in capsys.readouterr().err
 
 
+def test_a_study_with_a_nook_row_exits_1_as_fem2d_run_does(tiny, tmp_path, capsys):
+    out = tmp_path / "s"
+    args = ["study", tiny, "--grid", "time.dt=0.001,0.002", "--set", "references.0.tolerance=1e-9", "--out",
+            str(out), "--workers", "1", "--quiet"]
+    assert main(args) == 1
+    assert "(2 runs, 0 failed, 2 with a NOOK check)" in capsys.readouterr().out
+    assert [r["status"] for r in _rows(out / "study.csv")] == ["NOOK", "NOOK"]
+    assert main(args[:4] + ["--out", str(tmp_path / "t")] + args[8:]) == 0  # within the references' tolerance
+
+
 def test_study_without_dask_says_how_to_get_it(tiny, tmp_path, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails as if not installed
     assert main(["study", tiny, "--grid", "time.dt=0.001", "--scheduler", "tcp://nowhere:8786"]) == 2

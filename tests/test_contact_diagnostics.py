@@ -27,6 +27,92 @@ def test_a_failure_after_slave_nodes_left_says_so():
         run("sdnv104_long", {**SHORT, "time.end": 2.5})
 
 
+DISC_ON_BLOCK = """
+[case]
+name = "disc_block"
+kind = "direct"
+[mesh]
+file = "disc_block.msh"
+[[materials]]
+group = "DISC"
+E = 2.0e8
+nu = 0.3
+rho = 1000.0
+[[materials]]
+group = "BLOCK"
+E = 2.0e7
+nu = 0.3
+rho = 1000.0
+[[supports]]
+group = "BOTTOM"
+dofs = ["dx", "dy"]
+[[initial]]
+group = "DISC"
+velocity = [0.0, -2.0]
+[contact]
+slave = "ARC"
+master = "TOP"
+mu = 0.2
+[time]
+dt = 0.001
+end = 0.02
+[report]
+node = "CROWN"
+component = "dy"
+at_times = []
+extrema = 0
+"""
+
+
+def disc_on_block(path, half_width):
+    """A disc R = 0.5 m (its lower half-arc ARC the slave) touching a block [-w, w] x [-1, 0]
+    at the origin (its top TOP the master, 2 w wide), meshed by Gmsh with triangles."""
+    import gmsh
+
+    gmsh.initialize(readConfigFiles=False)
+    try:
+        gmsh.option.setNumber("General.Terminal", 0)
+        geo, size = gmsh.model.geo, 0.1
+        c = geo.addPoint(0, 0.5, 0, size)
+        p = [geo.addPoint(x, y, 0, size) for x, y in ((0, 0), (0.5, 0.5), (0, 1), (-0.5, 0.5))]
+        arcs = [geo.addCircleArc(p[i], c, p[(i + 1) % 4]) for i in range(4)]
+        disc = geo.addPlaneSurface([geo.addCurveLoop(arcs)])
+        b = [geo.addPoint(x, y, 0, size) for x, y in ((-half_width, -1), (half_width, -1), (half_width, 0),
+                                                       (-half_width, 0))]
+        sides = [geo.addLine(b[i], b[(i + 1) % 4]) for i in range(4)]
+        block = geo.addPlaneSurface([geo.addCurveLoop(sides)])
+        geo.synchronize()
+        for dim, tags, name in ((2, [disc], "DISC"), (2, [block], "BLOCK"), (1, [arcs[3], arcs[0]], "ARC"),
+                                (1, [sides[2]], "TOP"), (1, [sides[0]], "BOTTOM"), (0, [p[2]], "CROWN")):
+            gmsh.model.addPhysicalGroup(dim, tags, name=name)
+        gmsh.model.mesh.generate(2)
+        gmsh.write(str(path))
+    finally:
+        gmsh.finalize()
+
+
+def test_a_disc_pressed_into_a_wide_block_stays_on_its_master(tmp_path):
+    """The dent the disc presses into the block has convex rims: the slave nodes beyond a
+    rim face no segment, yet the master runs on past them (3 times the disc's width)."""
+    disc_on_block(tmp_path / "disc_block.msh", 1.5)
+    (tmp_path / "disc_block.toml").write_text(DISC_ON_BLOCK)
+    result = run(str(tmp_path / "disc_block.toml"))
+    assert result.quantities["max_penetration"] < 1e-9  # the disc did press into the block
+    assert result.quantities["friction_dissipation"] > 0.0
+    assert result.quantities["n_left_master"] == 0
+    assert not any("master surface" in w for w in result.warnings)
+
+
+def test_a_slave_surface_passing_the_masters_end_is_reported_with_a_mesh_files_remedy(tmp_path):
+    """The disc slides sideways off a block as wide as itself: the warning names the mesh file's remedy."""
+    disc_on_block(tmp_path / "disc_block.msh", 0.5)
+    (tmp_path / "disc_block.toml").write_text(DISC_ON_BLOCK.replace("[0.0, -2.0]", "[20.0, -2.0]"))
+    result = run(str(tmp_path / "disc_block.toml"))
+    assert result.quantities["n_left_master"] > 0
+    (warning,) = [w for w in result.warnings if "left their master surface" in w]
+    assert warning.endswith(f"extend the master edge group in the mesh ({tmp_path / 'disc_block.msh'})")
+
+
 def test_on_the_long_support_nothing_leaves():
     result = run("sdnv104_long", {"time.end": 1.6})
     assert result.quantities["n_left_master"] == 0

@@ -57,20 +57,20 @@ def test_a_run_on_a_half_clockwise_mesh_gives_the_original_answers(tmp_path):
     assert original["x_at_0.30"] > 1e-3  # the block has moved
 
 
-def test_a_group_mixing_triangles_and_quadrangles_is_refused_clearly(tmp_path):
+def test_a_group_mixing_cells_of_two_orders_is_refused_clearly(tmp_path):
     mesh = BUILDERS["sliding_block"]()
     m = to_meshio(mesh)
     i = max((k for k, c in enumerate(m.cells) if c.type == "quad"), key=lambda k: len(m.cells[k].data))
     quads = m.cells[i].data
     tag = m.cell_data["gmsh:physical"][i][0]
     m.cells[i] = meshio.CellBlock("quad", quads[1:])
-    m.cells.append(meshio.CellBlock("triangle", quads[:1, :3]))
+    m.cells.append(meshio.CellBlock("triangle6", quads[:1, [0, 1, 2, 0, 1, 2]]))
     for key in ("gmsh:physical", "gmsh:geometrical"):
         m.cell_data[key][i] = m.cell_data[key][i][1:]
         m.cell_data[key].append(np.array([tag]))
     meshio.write(tmp_path / "mixed.msh", m, file_format="gmsh22", binary=False)
-    with pytest.raises(MeshError, match=r"mixed.msh: group '\w+' mixes cell kinds \['quad4', 'tri3'\]; a group "
-                                        r"holds cells of one kind"):
+    with pytest.raises(MeshError, match=r"mixed.msh: group '\w+' mixes cell kinds \['quad4', 'tri6'\]; a group "
+                                        r"holds 2D cells of one order"):
         read_mesh(tmp_path / "mixed.msh")
 
 

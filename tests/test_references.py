@@ -133,3 +133,29 @@ def test_run_with_changed_physics_checks_the_exact_value(tmp_path):
     doc = json.loads((out / "result.json").read_text())
     assert [c["passed"] for c in doc["checks"]] == [True]
     assert [u["reason"] for u in doc["unchecked"]] == ["stored for other settings (post.window was [4.0, 12.0])"]
+
+
+def test_references_state_the_mesh_refine_levels_they_hold_for():
+    """The 1e-5 m rows of SDNV104 A were measured for mesh.refine 0 to 2 (a finer elastic
+    block departs further from the rigid one): at level 3 they do not apply, and the run
+    says so in a note (neither a pass nor a failure), checked by the 1e-3 relative rows."""
+    def tolerances(level):
+        rows, notes = applicable(load_case("sdnv104a", {"mesh.refine": level}))
+        return {r["quantity"]: (r["tolerance"], r["relative"]) for r in rows}, notes
+
+    rows, notes = tolerances(2)
+    assert rows["x_at_1.70"] == (1e-5, False) and not notes
+    rows, notes = tolerances(3)
+    assert rows["x_at_1.70"] == (1e-3, True) and rows["t_ext_1"] == (1e-4, False)
+    assert {n["quantity"] for n in notes} == {"x_at_1.70", "x_at_3.40", "x_ext_1", "x_ext_2"}
+    assert all(n["reason"].startswith("references do not apply at mesh.refine = 3 (tolerance 1e-05 abs stated "
+                                      "for mesh.refine 0 to 2)") for n in notes)
+    assert all(n["source"] == "exact: sliding_block" for n in notes)
+
+
+def test_a_reference_refine_range_must_be_ordered(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text('[case]\nextends = "sdnv104a"\nname = "c"\n[[references]]\nquantity = "x_at_1.70"\n'
+                    "tolerance = 1e-3\nrefine = [3, 1]\n")
+    with pytest.raises(Exception, match=r"references\[0\]\.refine: expected \[first, last\] with first <= last"):
+        load_case(path)

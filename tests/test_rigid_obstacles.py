@@ -380,10 +380,25 @@ def test_a_run_against_a_rigid_obstacle_writes_its_vtu_series(tmp_path, obstacle
     result = run(write_case(tmp_path, extra, (1.0, 0.0)), {"report.snapshots": 40, "time.end": 0.1})
     pvd = write_vtu_series(result, tmp_path / "out")
     files = sorted((tmp_path / "out" / "vtu").glob("*.vtu"))
-    assert pvd.is_file() and len(files) == 2
-    last = meshio.read(files[-1])
+    bodies = [f for f in files if "_obstacles_" not in f.name]
+    assert pvd.is_file() and len(bodies) == 2
+    last = meshio.read(bodies[-1])
     assert np.abs(last.point_data["sigma_xx"]).max() > 0.0  # the bar pressed on the obstacle
     assert np.isfinite(last.point_data["von_mises"]).all()
+    # the bodies' files hold the bodies only: ParaView frames the bar, not a 100 m plane
+    mesh = result.fields.model.mesh
+    for f in bodies:
+        xy = meshio.read(f).points[:, :2]
+        assert np.array_equal(xy.min(axis=0), mesh.points.min(axis=0))
+        assert np.array_equal(xy.max(axis=0), mesh.points.max(axis=0))
+    # the obstacle is a series of its own, within the bodies' size
+    obstacles = [f for f in files if "_obstacles_" in f.name]
+    assert len(obstacles) == 2 and (tmp_path / "out" / f"{pvd.stem}_obstacles.pvd").is_file()
+    drawn = meshio.read(obstacles[0]).points[:, :2]
+    size = np.hypot(*np.ptp(mesh.points, axis=0))
+    assert np.ptp(drawn, axis=0).max() <= size + 1e-12
+    if obstacle == "circle":
+        assert np.allclose(np.hypot(*(drawn - [1.25, 0.15]).T), 0.2)
 
 
 def test_a_circle_composed_in_python_is_the_case_files(tmp_path):

@@ -116,17 +116,22 @@ BUILDER_ARGUMENT_KEYS = {"element": "mesh.element", "refine": "mesh.refine"}
 
 
 def build_mesh(case: Case) -> Mesh:
-    """The case's mesh: a Gmsh builder (``mesh.geometry``) or a file (``mesh.file``)."""
+    """The case's mesh: a Gmsh builder (``mesh.geometry``; ``mesh.element`` quad4 unless
+    given) or a file (``mesh.file``: its cells are the element unless ``mesh.element`` is
+    given, then they must agree)."""
     m = case.settings["mesh"]
     path = case.mesh_file
     if path is not None:
-        mesh = read_mesh(path)
+        try:
+            mesh = read_mesh(path)
+        except MeshError as exc:
+            raise case.error("mesh.file", str(exc)) from None
         kinds = sorted({block.kind for block in mesh.groups.values() if block.dimension == 2})
         orders = {ELEMENT_ORDER[kind] for kind in kinds}
         if len(orders) > 1:
             raise case.error("mesh.file", f"{path} holds {' and '.join(kinds)} cells; expected cells of one order "
                              "(tri3 with quad4, or tri6 with quad8 or quad9)")
-        if kinds and m["element"] not in kinds:
+        if kinds and m.get("element") is not None and m["element"] not in kinds:
             raise case.error(
                 "mesh.element", f"{m['element']!r} but {path} holds {' and '.join(kinds)} cells (set mesh.element)"
             )
@@ -142,7 +147,7 @@ def build_mesh(case: Case) -> Mesh:
     if name not in BUILDERS:
         raise case.error("mesh.geometry", f"unknown builder {name!r}; expected one of {sorted(BUILDERS)}")
     try:
-        return BUILDERS[name](element=m["element"], refine=m["refine"], **m["params"])
+        return BUILDERS[name](element=m.get("element") or "quad4", refine=m["refine"], **m["params"])
     except GmshUnavailableError as exc:
         raise InputError(f"{case.where}: mesh.geometry needs the gmsh package, which failed to load ({exc.detail}); "
                          "expected pip install gmsh, or a mesh.file") from None

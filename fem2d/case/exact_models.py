@@ -36,7 +36,7 @@ def _node_of(case: Case, system: System, key: str) -> int:
     name = case.get(key)
     if name is None:
         raise NoExactSolution(f"{key} is not set")
-    nodes = np.unique(system.mesh.group(name).nodes)
+    nodes = system.mesh.group_nodes(name)
     if len(nodes) != 1:
         raise NoExactSolution(f"{key} names {len(nodes)} nodes; the model needs one")
     return int(nodes[0])

@@ -396,14 +396,18 @@ def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
         return raw
     if not isinstance(parent, str):
         raise InputError(f"{path}: case.extends: expected a case name or path, got {parent!r}")
-    local = path.parent / parent
-    parent_path = local if local.suffix == ".toml" and local.is_file() else case_path(parent)
+    parent_path = _parent_path(path, parent)
     base = _read_with_parents(parent_path, (*chain, path.resolve()))
+    file = base.get("mesh", {}).get("file")
+    if isinstance(file, str) and not Path(file).is_absolute():  # the parent's mesh file is in the parent's folder
+        base["mesh"]["file"] = os.path.abspath(parent_path.parent / file)
     merged = _merge(base, raw)
     child_mesh = raw.get("mesh", {})
     # a child that names its own mesh source replaces the parent's (a builder case switched to a file)
     if "file" in child_mesh and "geometry" not in child_mesh:
         merged["mesh"].pop("geometry", None)
+        if "element" not in child_mesh:  # the child's file says its element, not the parent's mesh
+            merged["mesh"].pop("element", None)
         if "params" not in child_mesh:  # the child's own params stay, and are refused with a file
             merged["mesh"].pop("params", None)
     elif "geometry" in child_mesh and "file" not in child_mesh:
@@ -411,6 +415,21 @@ def _read_with_parents(path: Path, chain: tuple[Path, ...]) -> dict:
     merged["case"].pop("extends", None)
     merged["case"].setdefault("title", "")
     return merged
+
+
+def _parent_path(path: Path, parent: str) -> Path:
+    """The file ``case.extends = parent`` of ``path`` names: a path (``.toml`` or with a
+    slash) from ``path``'s folder, or a built-in case name; one error line naming ``path``
+    and the key when there is none."""
+    if parent.endswith(".toml") or "/" in parent or os.sep in parent:
+        local = path.parent / parent
+        if not local.is_file():
+            raise InputError(f"{path}: case.extends: {local}: case file not found")
+        return local
+    try:
+        return case_path(parent)
+    except InputError as exc:
+        raise InputError(f"{path}: case.extends: {exc}") from None
 
 
 def _merge(base: dict, child: dict) -> dict:
@@ -471,6 +490,9 @@ def _check_consistency(case: Case) -> None:
             raise case.error(f"references[{i}].value", "missing, and the case names no [exact] model to compute it")
         if ref.get("value") is not None and not ref["source"]:
             raise case.error(f"references[{i}].source", "missing; say where the stored value comes from")
+        levels = ref.get("refine")
+        if levels is not None and levels[0] > levels[1]:
+            raise case.error(f"references[{i}].refine", f"expected [first, last] with first <= last, got {levels}")
     curve = case.get("report.curve.function")
     if curve is not None:
         from fem2d.exact.curves import curve_name, unknown_curve

@@ -151,7 +151,8 @@ def same_physics(a: Case, b: Case) -> bool:
 def applicable(case: Case, base: Case | None = None) -> tuple[list[dict], list[dict]]:
     """The reference rows that apply to this case's settings, and the stored
     rows that do not because a physical setting changed (``base``: the case file
-    without overrides, as :func:`changed_physics` takes it).
+    without overrides, as :func:`changed_physics` takes it) or because the run's
+    ``mesh.refine`` is outside the levels a row states (its ``refine``).
 
     Among rows of the same quantity and kind (stored with the same source,
     or exact), the most specific one (most ``when`` conditions) wins: it is how
@@ -161,11 +162,20 @@ def applicable(case: Case, base: Case | None = None) -> tuple[list[dict], list[d
     changed = changed_physics(case, base)
     best: dict[tuple[str, str], dict] = {}
     void: list[dict] = []
+    level = int(case.get("mesh.refine") or 0)
     for ref in case.settings["references"]:
         when = ref.get("when", {})
         if not _matches(case, when):
             continue
         stored = ref.get("value") is not None
+        levels = ref.get("refine")
+        if levels is not None and not levels[0] <= level <= levels[1]:
+            tolerance = f"{ref['tolerance']:g}{'' if ref['relative'] else ' abs'}"
+            void.append({"quantity": ref["quantity"],
+                         "source": ref["source"] if stored else f"exact: {case.get('exact.model')}",
+                         "reason": f"references do not apply at mesh.refine = {level} (tolerance {tolerance} stated "
+                                   f"for mesh.refine {levels[0]} to {levels[1]})"})
+            continue
         if stored:
             stale = {k: v for k, v in changed.items() if k not in when}
             if stale:

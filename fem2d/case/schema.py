@@ -53,11 +53,11 @@ MESH = Table(
     fields={
         "geometry": Optional(inner=String(), doc="a built-in Gmsh builder (sliding_block, rectangle, point)"),
         "file": Optional(inner=String(), doc="a meshio-readable file with named groups, relative to the case file"),
-        "element": String(
-            default="quad4",
-            choices=ELEMENTS,
-            doc="element of the bodies (a mesh file's cells must agree; a file whose groups hold triangles and "
-            "quadrangles of one order names either kind)",
+        "element": Optional(
+            inner=String(choices=ELEMENTS),
+            doc="element of the bodies: a builder's (default quad4), or a mesh file's, read from its cells when not "
+            "given (when given, the file's cells must agree; a file holding triangles and quadrangles of one order "
+            "names either kind)",
         ),
         "refine": Integer(
             default=0,
@@ -396,6 +396,12 @@ REFERENCE = Table(
         "tolerance": Real(positive=True, doc="largest error that passes"),
         "relative": Boolean(default=True, doc="false: absolute tolerance"),
         "when": Table(open_keys=Any_(), doc="settings (dotted keys) the reference applies to"),
+        "refine": Optional(
+            inner=Array(item=Integer(min=0), length=2),
+            doc="[first, last]: the mesh.refine levels the tolerance was measured for; at another level the "
+            "reference does not apply (the run says so in a note: neither a pass nor a failure); "
+            "left out: every level",
+        ),
     }
 )
 

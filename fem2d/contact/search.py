@@ -40,7 +40,9 @@ closest segment; the same two queries on all point-centre distances for a
 zone of up to :data:`DENSE_CENTRES` pairs), not from an all-pairs loop. A point whose closest-point
 parameter falls outside :math:`[-1, 1]` on every candidate is *outside* the
 master: it is flagged, given an infinite gap and no normal, and never
-projected on an end of the master.
+projected on an end of the master. A point facing no segment whose closest
+point is a node between two segments (beyond a convex kink of the master, such
+as the rim of the dent a disc presses into a block) projects on that node.
 
 Rigid circle. A rigid disc of centre :math:`c` (one prescribed node) and
 radius :math:`R` is a master of its own kind, ``"circle"``: its closest
@@ -486,7 +488,31 @@ def project(
                     dist2[better],
                     foot2[better],
                 )
+    lost = np.flatnonzero(~np.isfinite(best_dist))
+    if len(lost):
+        _onto_kinks(conn, xs_all, points, lost, exclude, best_seg, best_xi, best_dist, best_foot)
     return finish_projection(surface, xs_all, points, best_seg, best_xi, best_dist, best_foot)
+
+
+def _onto_kinks(conn: np.ndarray, xs_all: np.ndarray, points: np.ndarray, rows: np.ndarray,
+                exclude: np.ndarray | None, seg: np.ndarray, xi: np.ndarray, dist: np.ndarray,
+                foot: np.ndarray) -> None:
+    """Points facing no segment whose closest point on the master is a node between two of its
+    segments (the far side of a convex kink, such as the rim of a dent a disc presses into a
+    block) project on that node (xi = +-1 on a segment holding it), in place; only a point
+    whose closest point is an end of the master chain stays outside it."""
+    ends = conn[:, :2]
+    shared = np.bincount(ends.ravel())[ends] > 1  # (seg, end): a node of two segments, not a chain's end
+    d = np.linalg.norm(points[rows][:, None, None, :] - xs_all[None, :, :2, :], axis=3)  # (rows, seg, end)
+    if exclude is not None:
+        own = np.any(conn[None, :, :] == np.asarray(exclude)[rows][:, None, None], axis=2)
+        d = np.where(own[:, :, None], np.inf, d)
+    flat = np.argmin(d.reshape(len(rows), -1), axis=1)
+    s, e = np.divmod(flat, 2)
+    hit = shared[s, e] & np.isfinite(d[np.arange(len(rows)), s, e])
+    r = rows[hit]
+    seg[r], xi[r] = s[hit], np.where(e[hit] == 0, -1.0, 1.0)
+    dist[r], foot[r] = d[np.arange(len(rows)), s, e][hit], xs_all[s[hit], e[hit]]
 
 
 def finish_projection(

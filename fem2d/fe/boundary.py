@@ -83,8 +83,9 @@ def edge_orientation(mesh: Mesh, edge_group: str, cell_groups: Sequence[str] | N
     if edges.dimension != 1:
         raise MeshError(f"{mesh.source}: group {edge_group!r} holds {edges.kind} cells; expected edges (seg2/seg3)")
     names = list(mesh.cells_of_dimension(2)) if cell_groups is None else list(cell_groups)
-    blocks = [mesh.group(name) for name in names]
-    for name, block in zip(names, blocks, strict=True):
+    named = [(name, block) for name in names for block in mesh.blocks(name)]
+    blocks = [block for _, block in named]
+    for name, block in named:
         if block.dimension != 2:
             raise MeshError(f"{mesh.source}: group {name!r} holds {block.kind} cells; expected 2D cells")
     forward, backward = adjacent_cells(mesh.points, edges, blocks)

@@ -215,9 +215,9 @@ def body_force_load(
     mesh: Mesh, group: str, force: Vector, thickness: float = 1.0, rule: QuadratureRule | None = None
 ) -> np.ndarray:
     """Global force vector (N), shape (2 n_nodes,), of a body force (N/m^3) on cell group ``group``."""
-    block = mesh.group(group)
-    f = body_force_vectors(mesh.points, block, force, thickness, rule, group)
-    return assemble_vector(f, node_dofs(block.nodes), 2 * mesh.n_nodes)
+    blocks = mesh.blocks(group)  # a body of triangles and quadrangles: each kind by its own element
+    f = [body_force_vectors(mesh.points, block, force, thickness, rule, group) for block in blocks]
+    return sum(assemble_vector(fb, node_dofs(block.nodes), 2 * mesh.n_nodes) for fb, block in zip(f, blocks))
 
 
 def point_force_load(n_nodes: int, nodes: np.ndarray, force: Sequence[float] | np.ndarray) -> np.ndarray:

@@ -1,12 +1,16 @@
 """VTU time series with a ``.pvd`` index (ParaView), via meshio.
 
 One ``.vtu`` file per displacement snapshot (``report.snapshots``), holding
-the 2D cells of the bodies and, per node: ``displacement`` (3 components,
+the 2D cells of the bodies (only the bodies' nodes: ParaView frames the bodies)
+and, per node: ``displacement`` (3 components,
 z = 0, for ParaView's *Warp By Vector*), the nodal-averaged stresses
 ``sigma_xx``, ``sigma_yy``, ``sigma_xy`` and ``von_mises`` (Pa), and the
 ``contact_pressure`` (Pa) at the slave nodes (zero elsewhere). The ``.pvd``
 collection lists the files with their times, so ParaView shows the series
-against the simulated time. Every file is written atomically.
+against the simulated time. The rigid planes and circles of the contact zones
+are a series of their own, ``<case>_obstacles.pvd`` and
+``vtu/<case>_obstacles_NNNN.vtu`` (lines sized to the bodies' bounding box).
+Every file is written atomically.
 """
 
 from __future__ import annotations
@@ -48,9 +52,9 @@ def nodal_stress_field(model, u: np.ndarray) -> np.ndarray:
     mesh = model.mesh
     nodes, values = [], []
     for body in model.bodies:
-        block = mesh.group(body.group)
-        nodes.append(block.nodes.ravel())
-        values.append(cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 3))
+        for block in mesh.blocks(body.group):
+            nodes.append(block.nodes.ravel())
+            values.append(cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 3))
     if not nodes:
         return np.zeros((mesh.n_nodes, 3))
     stress = nodal_average(mesh.n_nodes, np.concatenate(nodes), np.vstack(values))
@@ -64,9 +68,9 @@ def _cells(model):
 
     blocks, material = [], []
     for i, body in enumerate(model.bodies, start=1):
-        block = model.mesh.group(body.group)
-        blocks.append(meshio.CellBlock(MESHIO_TYPE[block.kind], block.nodes))
-        material.append(np.full(len(block), i, dtype=np.int32))
+        for block in model.mesh.blocks(body.group):
+            blocks.append(meshio.CellBlock(MESHIO_TYPE[block.kind], block.nodes))
+            material.append(np.full(len(block), i, dtype=np.int32))
     return blocks, material
 
 
@@ -91,7 +95,7 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
     if snaps is None or len(snaps) == 0:
         raise ValueError("no displacement snapshots: run with report.snapshots > 0 (fem2d run --vtu)")
     model, system = result.fields.model, result.fields.system
-    mesh = system.mesh
+    mesh = model.mesh  # the bodies' mesh: a rigid obstacle's nodes (after its nodes) go to their own series
     name = result.case.name if result.case is not None else "fem2d"
     out = Path(out_dir)
     (out / "vtu").mkdir(parents=True, exist_ok=True)
@@ -105,17 +109,20 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
     nu = np.zeros(mesh.n_nodes)  # per node, for sigma_zz in plane strain (bodies share no nodes)
     plane_stress = np.zeros(mesh.n_nodes, dtype=bool)  # per node: sigma_zz = 0, else nu (sxx + syy)
     for body in model.bodies:
-        nodes = mesh.group(body.group).nodes.ravel()
+        nodes = mesh.group_nodes(body.group)
         nu[nodes] = body.nu
         plane_stress[nodes] = body.hypothesis == "plane_stress"
     from fem2d.fe.elasticity import von_mises
 
-    entries = []
+    obstacles = _obstacles(model, system)
+    entries, obstacle_entries = [], []
     for k, (row, t, u) in enumerate(zip(snaps.row, snaps.time, snaps.u)):
+        if obstacles:
+            obstacle_entries.append((float(t), _write_obstacles(out, f"vtu/{name}_obstacles_{k:04d}.vtu", obstacles,
+                                                                u, mesh.points)))
+        u = u[: 2 * mesh.n_nodes]  # a rigid obstacle's nodes come after the model's (Model.assemble)
         disp = np.column_stack([u[0::2], u[1::2], np.zeros(mesh.n_nodes)])
-        # a rigid obstacle's nodes come after the model's (Model.assemble) and carry no stress
-        stress = np.zeros((mesh.n_nodes, 3))
-        stress[: model.mesh.n_nodes] = nodal_stress_field(model, u[: 2 * model.mesh.n_nodes])
+        stress = nodal_stress_field(model, u)
         data = {
             "displacement": disp,
             "sigma_xx": stress[:, 0],
@@ -135,7 +142,50 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
         entries.append((float(t), file))
     pvd = out / f"{name}.pvd"
     write_pvd(pvd, entries)
+    if obstacle_entries:
+        write_pvd(out / f"{name}_obstacles.pvd", obstacle_entries)
     return pvd
+
+
+def _obstacles(model, system) -> list[tuple[object, np.ndarray]]:
+    """The rigid planes and circles of the model's contact zones and the nodes standing for
+    each in the assembled system (a plane's two segment ends, a circle's centre)."""
+    from fem2d.model.contact import RigidCircle, RigidPlane
+
+    return [(c.master, system.mesh.group(c.obstacle_group).nodes.ravel()) for c in model.contacts
+            if isinstance(c.master, RigidPlane | RigidCircle)]
+
+
+def _write_obstacles(out: Path, file: str, obstacles: list, u: np.ndarray, body_points: np.ndarray) -> str:
+    """Write ``out/file``: each rigid obstacle where ``u`` has moved it, as lines sized to the
+    bodies' bounding box (a plane: a segment as long as the box's diagonal, centred on the
+    box centre's projection; a circle: a 64-sided polygon); returns ``file``."""
+    import meshio
+
+    from fem2d.model.contact import RigidPlane
+
+    low, high = body_points.min(axis=0), body_points.max(axis=0)
+    centre, half = 0.5 * (low + high), 0.5 * max(float(np.hypot(*(high - low))), 1e-3)
+    points, lines = [], []
+    for obstacle, nodes in obstacles:
+        shift = np.array([u[2 * nodes[0]], u[2 * nodes[0] + 1]])
+        if isinstance(obstacle, RigidPlane):
+            normal = np.asarray(obstacle.normal) / np.hypot(*obstacle.normal)
+            tangent = np.array([-normal[1], normal[0]])
+            foot = np.asarray(obstacle.point) + np.dot(centre - obstacle.point, tangent) * tangent
+            xy = foot + shift + np.outer([-half, half], tangent)
+        else:
+            angles = np.linspace(0.0, 2.0 * np.pi, 64, endpoint=False)
+            xy = np.asarray(obstacle.centre) + shift + obstacle.radius * np.column_stack([np.cos(angles),
+                                                                                          np.sin(angles)])
+        first = sum(len(p) for p in points)
+        ids = first + np.arange(len(xy))
+        lines.append(np.column_stack([ids[:-1], ids[1:]]) if len(xy) == 2 else np.column_stack([ids, np.roll(ids, -1)]))
+        points.append(xy)
+    xyz = np.column_stack([np.vstack(points), np.zeros(sum(len(p) for p in points))])
+    with atomic_path(out / file) as tmp:
+        meshio.write(tmp, meshio.Mesh(xyz, [meshio.CellBlock("line", np.vstack(lines))]), file_format="vtu")
+    return file
 
 
 def auto_stride(case, frames: int = 200) -> int:

@@ -18,7 +18,7 @@ single POINT cell. Node ordering follows Gmsh, meshio and VTK:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -38,6 +38,9 @@ CELL_DIMENSION: dict[str, int] = {
 CORNERS_PER_CELL: dict[str, int] = {
     "point": 1, "seg2": 2, "seg3": 2, "tri3": 3, "tri6": 3, "quad4": 4, "quad8": 4, "quad9": 4,
 }
+
+#: Polynomial order of each 2D cell kind: a group may mix the kinds of one order.
+CELL_ORDER: dict[str, int] = {"tri3": 1, "quad4": 1, "tri6": 2, "quad8": 2, "quad9": 2}
 
 #: The 2D cell kinds (elements of a body).
 SURFACE_KINDS = tuple(kind for kind, dim in CELL_DIMENSION.items() if dim == 2)
@@ -74,12 +77,20 @@ class Mesh:
     """Node coordinates ``points`` (n, 2) and named groups of cells.
 
     ``source`` names where the mesh came from (a file, a builder) so that
-    errors can point at it.
+    errors can point at it; ``warnings`` says what reading it found suspicious
+    (a run reports them with its own).
+
+    A group of 2D cells of several kinds of one order (the triangles Gmsh leaves
+    when it recombines a surface into quadrangles) is held as one block per kind,
+    ``groups["DISC[tri3]"]`` and ``groups["DISC[quad4]"]``, and ``parts["DISC"]``
+    names them: :meth:`blocks` gives a group's blocks, :meth:`group_nodes` its nodes.
     """
 
     points: np.ndarray
     groups: dict[str, CellBlock] = field(default_factory=dict)
     source: str = "<mesh>"
+    warnings: list[str] = field(default_factory=list)
+    parts: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         pts = np.asarray(self.points, dtype=float)
@@ -89,6 +100,10 @@ class Mesh:
         for name, block in self.groups.items():
             if len(block) and (block.nodes.min() < 0 or block.nodes.max() >= len(self.points)):
                 raise MeshError(f"{self.source}: group {name!r} refers to nodes outside 0..{len(self.points) - 1}")
+        for name, parts in self.parts.items():
+            if name in self.groups or not all(p in self.groups for p in parts):
+                raise MeshError(f"{self.source}: group {name!r} is made of {list(parts)}; expected groups of the "
+                                "mesh, none named as the group itself")
 
     def __repr__(self) -> str:
         groups = ", ".join(f"{n}:{b.kind}x{len(b)}" for n, b in sorted(self.groups.items()))
@@ -99,17 +114,30 @@ class Mesh:
         return len(self.points)
 
     def group(self, name: str) -> CellBlock:
-        """The cells of group ``name``; a clear error names the known groups."""
+        """The cells of group ``name`` (of one kind); a clear error names the known groups."""
+        if name in self.parts:
+            kinds = " and ".join(self.groups[p].kind for p in self.parts[name])
+            raise MeshError(f"{self.source}: group {name!r} holds {kinds} cells; expected cells of one kind here")
         try:
             return self.groups[name]
         except KeyError:
-            raise MeshError(
-                f"{self.source}: no group named {name!r}; the mesh has {', '.join(sorted(self.groups)) or 'no groups'}"
-            ) from None
+            known = ", ".join(self.group_names()) or "no groups"
+            raise MeshError(f"{self.source}: no group named {name!r}; the mesh has {known}") from None
+
+    def blocks(self, name: str) -> list[CellBlock]:
+        """The cells of group ``name``, one block per cell kind."""
+        if name in self.parts:
+            return [self.groups[p] for p in self.parts[name]]
+        return [self.group(name)]
+
+    def group_names(self) -> list[str]:
+        """The names of the groups, sorted; a group of several kinds once, not its blocks."""
+        inside = {p for parts in self.parts.values() for p in parts}
+        return sorted([n for n in self.groups if n not in inside] + list(self.parts))
 
     def group_nodes(self, name: str) -> np.ndarray:
         """Sorted unique node ids of group ``name``."""
-        return np.unique(self.group(name).nodes)
+        return np.unique(np.concatenate([b.nodes.ravel() for b in self.blocks(name)]))
 
     def node(self, name: str) -> int:
         """The single node of a one-node group (code_aster's GROUP_NO of one node)."""
@@ -119,7 +147,8 @@ class Mesh:
         return int(nodes[0])
 
     def cells_of_dimension(self, dim: int) -> dict[str, CellBlock]:
-        """The groups whose cells have topological dimension ``dim``."""
+        """The groups whose cells have topological dimension ``dim`` (a group of
+        several kinds as its blocks)."""
         return {n: b for n, b in self.groups.items() if b.dimension == dim}
 
     def summary(self) -> str:
@@ -136,4 +165,4 @@ def compact(mesh: Mesh) -> Mesh:
         used[block.nodes.ravel()] = True
     new_id = np.cumsum(used) - 1
     groups = {n: CellBlock(b.kind, new_id[b.nodes]) for n, b in mesh.groups.items()}
-    return Mesh(mesh.points[used], groups, mesh.source)
+    return replace(mesh, points=mesh.points[used], groups=groups)

@@ -10,6 +10,8 @@ refuse (:func:`fem2d.fe.geometry.check_jacobians`).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from fem2d.mesh.mesh import CellBlock, Mesh
@@ -63,4 +65,4 @@ def counter_clockwise(mesh: Mesh) -> tuple[Mesh, dict[str, int]]:
             count[name] = int(clockwise.sum())
     if not count:
         return mesh, count
-    return Mesh(mesh.points, groups, mesh.source), count
+    return replace(mesh, groups=groups), count

@@ -26,7 +26,7 @@ elements (SEG2 cells that are no cell's edge: springs) unchanged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -177,7 +177,7 @@ def _split_once(mesh: Mesh) -> Mesh:
             groups[name] = _split_edges(mesh, name, block, key_index, corner_pairs)
         else:
             groups[name] = block
-    return Mesh(np.vstack(points), groups, f"{mesh.source}, split")
+    return replace(mesh, points=np.vstack(points), groups=groups, source=f"{mesh.source}, split")
 
 
 def _split_edges(mesh: Mesh, name: str, block: CellBlock, key_index: dict, corner_pairs: set) -> CellBlock:

@@ -10,7 +10,7 @@ import numpy as np
 from fem2d.errors import ArgumentError, ModelError, expect_instance, expect_real
 from fem2d.fe import HYPOTHESES, elasticity_matrix, mass_matrices, node_dofs, stiffness_matrices
 from fem2d.mesh.mesh import Mesh
-from fem2d.model.groups import group_of
+from fem2d.model.groups import blocks_of
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,14 @@ class Body:
         """Hooke's matrix D (3, 3), Pa, in Voigt notation (xx, yy, xy)."""
         return elasticity_matrix(self.E, self.nu, self.hypothesis)
 
-    def element_matrices(self, mesh: Mesh) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Element stiffness and mass matrices of every cell and their dofs:
-        ``(K_e, M_e, dofs)``, shapes (n_cells, 2 nn, 2 nn) twice and (n_cells, 2 nn)."""
-        block = group_of(mesh, self, "group", self.group, dimension=2)
+    def element_matrices(self, mesh: Mesh) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Element stiffness and mass matrices of every cell and their dofs, one
+        ``(K_e, M_e, dofs)`` per cell kind of the group (each by its own element), shapes
+        (n_cells, 2 nn, 2 nn) twice and (n_cells, 2 nn)."""
         lumping = "lumped" if self.lumped_mass else "consistent"
-        k = stiffness_matrices(mesh.points, block, self.hooke, self.thickness, group=self.group)
-        m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group)
-        return k, m, node_dofs(block.nodes)
+        out = []
+        for block in blocks_of(mesh, self, "group", self.group, dimension=2):
+            k = stiffness_matrices(mesh.points, block, self.hooke, self.thickness, group=self.group)
+            m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group)
+            out.append((k, m, node_dofs(block.nodes)))
+        return out

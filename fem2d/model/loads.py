@@ -11,7 +11,7 @@ import numpy as np
 from fem2d.errors import ModelError
 from fem2d.fe import body_force_load, point_force_load, pressure_load, traction_load
 from fem2d.mesh.mesh import Mesh
-from fem2d.model.groups import group_of, nodes_of
+from fem2d.model.groups import blocks_of, group_of, nodes_of
 from fem2d.model.system import Load
 from fem2d.model.timefunctions import Constant, TimeFunction
 
@@ -79,7 +79,7 @@ class BodyForce:
         object.__setattr__(self, "vector", _pair(self, "vector", self.vector))
 
     def assemble(self, mesh: Mesh, thickness: float) -> Load:
-        group_of(mesh, self, "group", self.group, dimension=2)
+        blocks_of(mesh, self, "group", self.group, dimension=2)
         return Load(body_force_load(mesh, self.group, self.vector, thickness=thickness), self.function,
                     f"body on {self.group}")
 

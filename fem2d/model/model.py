@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -82,7 +82,7 @@ class Model:
     def body_of(self, nodes: np.ndarray) -> Body | None:
         """The first body whose cells hold every node of ``nodes``, None if none does."""
         for body in self.bodies:
-            if np.isin(nodes, self.mesh.group(body.group).nodes).all():
+            if np.isin(nodes, self.mesh.group_nodes(body.group)).all():
                 return body
         return None
 
@@ -92,7 +92,7 @@ class Model:
         thicknesses = {body.thickness for body in self.bodies}
         if len(thicknesses) <= 1:
             return thicknesses.pop() if thicknesses else 1.0
-        body = self.body_of(self.mesh.group(load.group).nodes)
+        body = self.body_of(self.mesh.group_nodes(load.group))
         if body is None:
             raise ModelError(load, "group", f"group {load.group!r} lies on no single body; its thickness is unknown")
         return body.thickness
@@ -100,7 +100,7 @@ class Model:
     def slave_modulus(self, contact: Contact) -> float:
         """Young's modulus of the body the slave surface belongs to (the
         stiffest body when no single one holds it; 0 without bodies)."""
-        body = self.body_of(self.mesh.group(contact.slave).nodes)
+        body = self.body_of(self.mesh.group_nodes(contact.slave))
         if body is not None:
             return body.E
         return max((b.E for b in self.bodies), default=0.0)
@@ -137,14 +137,14 @@ class Model:
         k_blocks, m_blocks, dof_blocks = [], [], []
         c_blocks, c_dofs = [], []
         for body in self.bodies:
-            k, m, dofs = body.element_matrices(mesh)
-            k_blocks.append(k)
-            m_blocks.append(m)
-            dof_blocks.append(dofs)
-            a_m, a_k = body.rayleigh
-            if a_m or a_k:
-                c_blocks.append(a_m * m + a_k * k)
-                c_dofs.append(dofs)
+            for k, m, dofs in body.element_matrices(mesh):
+                k_blocks.append(k)
+                m_blocks.append(m)
+                dof_blocks.append(dofs)
+                a_m, a_k = body.rayleigh
+                if a_m or a_k:
+                    c_blocks.append(a_m * m + a_k * k)
+                    c_dofs.append(dofs)
         K_body = assemble_global(k_blocks, dof_blocks, n_dofs) if k_blocks else empty
         M = assemble_global(m_blocks, dof_blocks, n_dofs) if m_blocks else empty
         C = assemble_global(c_blocks, c_dofs, n_dofs) if c_blocks else None
@@ -240,7 +240,7 @@ class Model:
                 kind = "plane" if isinstance(obstacle, RigidPlane) else "circle"
                 motions.append(Motion(dofs, values, obstacle.function, f"{kind} of {contact.obstacle_group}"))
             n += n_new
-        return Mesh(np.vstack(points), groups, self.mesh.source), dofs_list, motions
+        return replace(self.mesh, points=np.vstack(points), groups=groups), dofs_list, motions
 
     def _check_motions(self, system: System) -> None:
         """A displacement history on a support is lifted as -K_fc u_c(t): exact

@@ -9,7 +9,7 @@ import numpy as np
 
 from fem2d.errors import ModelError
 from fem2d.mesh.mesh import Mesh
-from fem2d.model.groups import group_of, nodes_of
+from fem2d.model.groups import blocks_of, nodes_of
 from fem2d.model.supports import COMPONENTS
 
 
@@ -106,7 +106,7 @@ class Report:
     def body_nodes(self, mesh: Mesh) -> dict[str, np.ndarray]:
         """The nodes of each reported body, by group name."""
         return {
-            name: np.unique(group_of(mesh, self, f"bodies[{i}]", name, dimension=2).nodes)
+            name: np.unique(np.concatenate([b.nodes.ravel() for b in blocks_of(mesh, self, f"bodies[{i}]", name, 2)]))
             for i, name in enumerate(self.bodies)
         }
 

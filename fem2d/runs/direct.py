@@ -326,7 +326,7 @@ class DirectAnalysis:
             )
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:
-            left = left_master_warnings(history.arrays())
+            left = left_master_warnings(history.arrays(), self.model.mesh.source)
             if left:  # the likely cause, said with the failure
                 raise ConvergenceError(f"{exc}; before that, {left[0]}") from None
             raise
@@ -398,11 +398,12 @@ class DirectAnalysis:
                              list(self.report.pressure_at))
 
     def warnings(self, run: Integration, quantities: dict[str, float], series: dict[str, np.ndarray]) -> list[str]:
-        """What the run distrusts in itself: its preload's warnings, energy created, slave
-        nodes off their master."""
+        """What the run distrusts in itself: its preload's warnings, its mesh's
+        (:attr:`Mesh.warnings`), energy created, slave nodes off their master."""
         warning = energy_warning(quantities, self.report.energy_tolerance,
                                  energy_remedy(run.scheme, self.stepping.events))
-        return run.inherited + ([] if warning is None else [warning]) + left_master_warnings(series)
+        return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
+                *left_master_warnings(series, self.model.mesh.source)]
 
 
 @dataclass
@@ -456,16 +457,36 @@ def zone_prefixes(system: System) -> list[str]:
     return [zone_prefix(zone.name) if len(system.zones) > 1 else "" for zone in system.zones]
 
 
-def left_master_warnings(series: dict[str, np.ndarray]) -> list[str]:
-    """A warning when slave nodes left their master surface during the run."""
+def left_master_warnings(series: dict[str, np.ndarray], mesh_source: str = "") -> list[str]:
+    """A warning when slave nodes went beyond the ends of their master surface during the
+    run, with the remedy that fits where the mesh came from (:func:`longer_master`)."""
     left = series.get("n_left_master")
     if left is None or not np.any(left > 0):
         return []
     first = int(np.argmax(left > 0))
     return [
         f"{int(left.max())} slave node(s) left their master surface (first at t = {series['time'][first]:.6g} s): "
-        "contact is not enforced there; make the master longer (e.g. mesh.params.support_length)"
+        f"contact is not enforced there; {longer_master(mesh_source)}"
     ]
+
+
+def longer_master(mesh_source: str) -> str:
+    """How to make a master surface longer, for a mesh of ``mesh_source`` (a builder's
+    call, whose parameter says it, or a mesh file).
+
+    >>> longer_master("sliding_block(element='quad4', refine=0, support_length=20.0)")
+    'make the master longer (mesh.params.support_length)'
+    >>> longer_master("disc_block.msh")
+    'extend the master edge group in the mesh (disc_block.msh)'
+    """
+    from fem2d.mesh.builders import BUILDERS
+
+    builder = mesh_source.split("(", 1)[0]
+    if builder == "sliding_block":
+        return "make the master longer (mesh.params.support_length)"
+    if builder in BUILDERS and mesh_source.endswith(")"):
+        return "make the master longer"
+    return f"extend the master edge group in the mesh ({mesh_source})" if mesh_source else "make the master longer"
 
 
 def direct_quantities(report: Report, series: dict[str, np.ndarray]) -> dict[str, float]:
