@@ -5,8 +5,8 @@ fem2d's bodies are linear elastic with small displacements: the strain is
 reference shape. A rigid rotation by :math:`\theta`, :math:`u = (R(\theta) - I) X`,
 is then seen as a strain, :math:`\varepsilon = (\cos\theta - 1) I \approx
 -\tfrac{\theta^2}{2} I`, with its stress and its restoring force: 0.125 % at
-0.05 rad (250 MPa in steel), 12 % at 0.5 rad. A body that turns (a disc
-rolling down an incline) is answered wrongly, and the run alone does not show it.
+0.05 rad (a stress of 260 MPa in steel), 12 % at 0.5 rad. A body that turns (a disc
+rolling down an incline) is answered wrongly, and nothing else in the run says so.
 
 So every direct and static run measures the rigid rotation of each body at
 every record, :class:`BodyRotations`, as the best-fit rotation
@@ -19,7 +19,8 @@ exceeds :data:`ROTATION_LIMIT` (:func:`rotation_warnings`).
 
 The cost is two dot products over the body's dofs per record (the sums of
 :func:`rigid_rotation` reduced to the displacement, see
-:meth:`BodyRotations.rotation`): a fraction of a percent of a step.
+:meth:`BodyRotations.rotation`): 0.2 to 0.5 % of a step of SDNV104 A at mesh
+levels 0, 3 and 5 (84 to 54 000 dofs), measured.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from fem2d.model.system import System
 
 #: The largest rigid rotation (rad) of a body the small-displacement model is
 #: trusted with: its spurious strain :math:`1 - \cos\theta \approx \theta^2/2` is
-#: 0.125 % there, the strain at which steel yields.
+#: 0.125 % there, about the yield strain of a structural steel.
 ROTATION_LIMIT = 0.05
 
 #: How a rotation warning starts (a program may look for it).
