@@ -135,7 +135,8 @@ class BodyRotations:
             c_f[at - span.start], s_f[at - span.start] = cross[free], dot[free]
             self._terms[name] = (float(w @ (X * X).sum(axis=1)), span, c_f, s_f, dofs[~free], cross[~free],
                                  dot[~free])
-        self._moving = s.has_prescribed_displacements
+        # the prescribed values are read only for a body with prescribed dofs that may be displaced
+        self._moving = s.has_prescribed_displacements and any(len(terms[4]) for terms in self._terms.values())
 
     def rotation(self, name: str, state: StepState, prescribed: np.ndarray | None) -> float:
         """Body ``name``'s rotation (rad, in (-pi, pi]) in ``state``; ``prescribed``: all
