@@ -147,3 +147,33 @@ def test_a_body_turned_by_its_supports_counts_their_displacement():
     # (the initial record has the boundary turned and the inner nodes not yet moved)
     assert result.histories["BODY:rotation"][-1] == pytest.approx(theta, rel=0.0, abs=1e-14)
     assert result.warnings == []
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_the_recorded_rotation_is_the_best_fit_of_the_nodes(shuffled):
+    """Two bodies, a random displacement with some dofs held: each body's recorded rotation
+    is rigid_rotation of its nodes weighted by their areas, whether its dofs are numbered
+    together (a slice of the state) or among the other body's (gathered)."""
+    from fem2d.dynamics.rotation import BodyRotations, node_areas, rigid_rotation
+    from fem2d.dynamics.stepper import StepState
+    from fem2d.mesh.mesh import Mesh
+    from fem2d.model import Support
+
+    mesh = gridmesh.compose({"A": (0.0, 0.0, 2.0, 1.0, 4, 2), "B": (3.0, 0.0, 4.0, 3.0, 2, 6)})
+    if shuffled:  # the nodes renumbered at random: each body's dofs spread over the whole state
+        order = np.random.default_rng(1).permutation(mesh.n_nodes)
+        new = np.argsort(order)
+        mesh = Mesh(mesh.points[order], {k: CellBlock(b.kind, new[b.nodes]) for k, b in mesh.groups.items()})
+    model = Model(mesh, bodies=[Body("A", E=1e9, nu=0.3, rho=1.0), Body("B", E=1e9, nu=0.3, rho=1.0)],
+                  supports=[Support("B_BOTTOM", value=0.1)])
+    system = model.assemble()
+    u = np.random.default_rng(2).normal(scale=0.2, size=system.n_dofs)
+    u[system.fixed] = 0.1
+    rotations = BodyRotations(system, {"A": mesh.group("A"), "B": mesh.group("B")})
+    state = StepState(0.0, u[system.free], 0 * u[system.free], 0 * u[system.free])
+    for name in ("A", "B"):
+        nodes, areas = node_areas(mesh.points, mesh.group(name))
+        expected = rigid_rotation(mesh.points[nodes], mesh.points[nodes] + u.reshape(-1, 2)[nodes], areas)
+        assert rotations.rotation(name, state, system.prescribed_at(0.0)) == pytest.approx(expected, abs=1e-14)
+        assert abs(expected) > 1e-3  # (a displacement that turns the body)
+    assert isinstance(rotations._terms["A"][1], slice) != shuffled

@@ -127,13 +127,16 @@ class BodyRotations:
             cross = np.column_stack([-w * X[:, 1], w * X[:, 0]]).ravel()
             dot = (w[:, None] * X).ravel()
             free = index[dofs] >= 0
-            # the coefficients over the span of the body's free dofs, zero between them: a slice
-            # of the state and two dense products (a gather of the dofs costs more than both)
             at = index[dofs[free]]
-            span = slice(int(at.min()), int(at.max()) + 1) if len(at) else slice(0, 0)
-            c_f, s_f = np.zeros(span.stop - span.start), np.zeros(span.stop - span.start)
-            c_f[at - span.start], s_f[at - span.start] = cross[free], dot[free]
-            self._terms[name] = (float(w @ (X * X).sum(axis=1)), span, c_f, s_f, dofs[~free], cross[~free],
+            take, c_f, s_f = at, cross[free], dot[free]
+            if len(at) and at.max() - at.min() < 2 * len(at):
+                # the coefficients over the span of the body's free dofs, zero between them: a slice of
+                # the state and two dense products (a gather of the dofs costs more than both), kept
+                # where the span is not much longer than the body (a body numbered among others: gathered)
+                take = slice(int(at.min()), int(at.max()) + 1)
+                c_f, s_f = np.zeros(take.stop - take.start), np.zeros(take.stop - take.start)
+                c_f[at - take.start], s_f[at - take.start] = cross[free], dot[free]
+            self._terms[name] = (float(w @ (X * X).sum(axis=1)), take, c_f, s_f, dofs[~free], cross[~free],
                                  dot[~free])
         # the prescribed values are read only for a body with prescribed dofs that may be displaced
         self._moving = s.has_prescribed_displacements and any(len(terms[4]) for terms in self._terms.values())
@@ -141,8 +144,8 @@ class BodyRotations:
     def rotation(self, name: str, state: StepState, prescribed: np.ndarray | None) -> float:
         """Body ``name``'s rotation (rad, in (-pi, pi]) in ``state``; ``prescribed``: all
         dofs' prescribed values at its time (None: all zero)."""
-        inertia, span, c_f, s_f, held, c_p, s_p = self._terms[name]
-        u = state.u[span]
+        inertia, take, c_f, s_f, held, c_p, s_p = self._terms[name]
+        u = state.u[take]
         cross, dot = c_f @ u, inertia + s_f @ u
         if prescribed is not None and len(held):
             cross += c_p @ prescribed[held]
