@@ -287,7 +287,8 @@ REPORT = Table(
         "bodies": Array(
             item=String(),
             default=[],
-            doc="2D groups whose momentum, mean velocity and kinetic energy are reported (B_momentum_x, ...)",
+            doc="2D groups whose momentum, mean velocity, kinetic energy and rigid rotation are reported "
+            "(B_momentum_x, ..., B_rotation, B_rotation_min, B_rotation_max in rad)",
         ),
         "reactions": Array(
             item=String(),

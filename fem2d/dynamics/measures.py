@@ -208,9 +208,11 @@ def measured_quantities(
     """Quantities of the recorded series (see the module docstring).
 
     Bodies: ``B_momentum_x``, ``B_momentum_y``, ``B_velocity_x``,
-    ``B_velocity_y``, ``B_kinetic`` at the end, and ``..._at_T`` at each
-    reported instant. Zones (prefixed by the zone name when there are
-    several; one zone's impact statistics are the run's own):
+    ``B_velocity_y``, ``B_kinetic``, ``B_rotation`` (rad, the body's rigid
+    rotation, :mod:`fem2d.dynamics.rotation`) at the end, and ``..._at_T`` at each
+    reported instant; ``B_rotation_min``, ``B_rotation_max`` over the samples.
+    Zones (prefixed by the zone name when there are several; one zone's impact
+    statistics are the run's own):
     ``normal_impulse``, ``tangential_impulse`` (N s), ``f_n_max`` (N) and
     the impact statistics. Groups: ``G_dx_at_T``, ``G_vx_at_T``, the first
     ``n_extrema`` extrema ``G_dx_ext_k`` at ``G_dx_t_ext_k``, ``G_dx_rest``
@@ -223,11 +225,13 @@ def measured_quantities(
     t = series["time"]
     q: dict[str, float] = {}
     for name in bodies:
-        for what in ("momentum_x", "momentum_y", "velocity_x", "velocity_y", "kinetic"):
+        for what in ("momentum_x", "momentum_y", "velocity_x", "velocity_y", "kinetic", "rotation"):
             values = series[f"{name}:{what}"]
             q[f"{name}_{what}"] = float(values[-1])
             for instant in at_times:
                 q[f"{name}_{what}_at_{time_label(instant)}"] = float(np.interp(instant, t, values))
+        rotation = series[f"{name}:rotation"]
+        q[f"{name}_rotation_min"], q[f"{name}_rotation_max"] = float(rotation.min()), float(rotation.max())
     for name in reactions:
         for what in ("reaction_x", "reaction_y"):
             values = series[f"{name}:{what}"]

@@ -33,7 +33,7 @@ UNITS: dict[str, str] = {
     "newton_iterations": "-", "n_active": "-", "n_sliding": "-", "n_left_master": "-", "stuck": "-", "contact": "-",
     # bodies, supports, groups
     "momentum_x": "N s", "momentum_y": "N s", "velocity_x": "m/s", "velocity_y": "m/s",
-    "reaction_x": "N", "reaction_y": "N", "dx": "m", "dy": "m", "vx": "m/s", "vy": "m/s",
+    "reaction_x": "N", "reaction_y": "N", "dx": "m", "dy": "m", "vx": "m/s", "vy": "m/s", "rotation": "rad",
 }
 
 _UNIT = re.compile(r"^(?P<name>.*?) \[(?P<unit>[^\[\]]*)\]$")

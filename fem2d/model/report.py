@@ -40,8 +40,9 @@ class Report:
     energy_tolerance : float
         The run warns when its energy grows by more than this, relative to max(E(0), max|W|).
     bodies : sequence of str
-        2D groups whose momentum, mean velocity and kinetic energy are reported
-        (``B_momentum_x``, ... see :mod:`fem2d.dynamics.measures`).
+        2D groups whose momentum, mean velocity, kinetic energy and rigid rotation
+        are reported (``B_momentum_x``, ..., ``B_rotation``, ``B_rotation_min``,
+        ``B_rotation_max``; see :mod:`fem2d.dynamics.measures`).
     reactions : sequence of str
         Groups whose support reactions are reported (``G_reaction_x``, ``G_reaction_y``).
     groups : sequence of str

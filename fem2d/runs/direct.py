@@ -22,6 +22,7 @@ from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
+from fem2d.dynamics.rotation import BodyRotations, rotation_warnings
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.dynamics.stickslip import BodyTranslations, StickSlipLocator
@@ -30,6 +31,7 @@ from fem2d.fe.assembly import sorted_unique
 from fem2d.linalg import get_solver
 from fem2d.linalg.base import SolverBackend
 from fem2d.linalg.default import default_solver
+from fem2d.mesh.mesh import CellBlock
 from fem2d.model.contact import Contact
 from fem2d.model.model import Model
 from fem2d.model.report import Report
@@ -298,9 +300,11 @@ class DirectAnalysis:
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
                                    self.report.group_nodes(system.mesh), stepper.mass_velocity)
+        rotations = BodyRotations(system, self.rotating_groups(system))
         state, inherited = self.start_state(stepper, system)
         history.start(state)
         measures.start(state)
+        rotations.start(state)
 
         # a run that blows up stops at the next check, not at the end (about 512 checks a run)
         watch = StateWatch(every=int(self.stepping.end / self.stepping.dt) // 512, owner=type(self).__name__)
@@ -308,6 +312,7 @@ class DirectAnalysis:
         def on_step(previous: StepState, new: StepState) -> None:
             history.on_step(previous, new)
             measures.on_step(previous, new)
+            rotations.on_step(previous, new)
             watch.on_step(new.t, new.u, new.v)
 
         st = self.stepping
@@ -336,6 +341,7 @@ class DirectAnalysis:
             series["work_loads"] = series["work_loads"] + measured["work_motions"]
             series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
         series.update({k: v for k, v in measured.items() if k != "time"})
+        series.update(rotations.arrays())
         stepper.release()  # the factors are not needed for the post-processing
         counters = stepper.counters
         timing = {
@@ -397,13 +403,21 @@ class DirectAnalysis:
         return pressure_rows(system.zones, series["time"], series["slave_normal_force"], self.slave_thicknesses(),
                              list(self.report.pressure_at))
 
+    def rotating_groups(self, system: System) -> dict[str, list[CellBlock]]:
+        """The cells of each body (by its group) and of each 2D group of ``report.bodies``,
+        whose rigid rotation the run records (:mod:`fem2d.dynamics.rotation`)."""
+        names = [body.group for body in self.model.bodies] + list(self.report.bodies)
+        return {name: system.mesh.blocks(name) for name in dict.fromkeys(names)}
+
     def warnings(self, run: Integration, quantities: dict[str, float], series: dict[str, np.ndarray]) -> list[str]:
         """What the run distrusts in itself: its preload's warnings, its mesh's
-        (:attr:`Mesh.warnings`), energy created, slave nodes off their master."""
+        (:attr:`Mesh.warnings`), energy created, slave nodes off their master, a body
+        turned beyond what the small-displacement model answers rightly."""
         warning = energy_warning(quantities, self.report.energy_tolerance,
                                  energy_remedy(run.scheme, self.stepping.events))
+        bodies = [body.group for body in self.model.bodies]
         return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
-                *left_master_warnings(series, self.model.mesh.source)]
+                *left_master_warnings(series, self.model.mesh.source), *rotation_warnings(series, bodies)]
 
 
 @dataclass
