@@ -83,6 +83,15 @@ def test_compare_contact_methods_on_the_sliding_block(tmp_path, capsys):
     assert float(rows["max |u - reference curve| (m)"]["lagrange"]) < 1e-3
 
 
+def test_compare_a_modal_case_plots_what_its_runs_have(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert main(["compare", "sdnd101", "--out", str(out), "--quiet"]) == 0
+    assert (out / "compare.csv").is_file()
+    assert (out / "compare.png").stat().st_size > 0 and (out / "compare_force.png").stat().st_size > 0
+    assert not (out / "compare_energy.png").exists()  # a modal run has no energy history
+    assert "compare_force.png" in capsys.readouterr().out.splitlines()[-1]
+
+
 def test_refine_table_levels_dofs_and_plot(tiny, tmp_path, capsys):
     out = tmp_path / "r"
     assert main(["refine", tiny, "--levels", "0-1", "--set", "mesh.element=quad4", "--out", str(out), "--quiet"]) == 0

@@ -210,12 +210,16 @@ def _run_local(specs, args, label: str):
 
 
 def _history_plot(records, path: Path, title: str) -> Path | None:
+    """The reported displacement of every run against time, over the reference curve
+    (modal runs: their first modal coordinate); None when no run finished."""
     from fem2d.case.references import reference_curve
     from fem2d.io import plots
 
     ok = [r for r in records if r.error is None and "u" in r.histories]
-    if not ok:
-        return None
+    if not ok:  # modal runs: their first modal coordinate
+        modal = [r for r in records if r.error is None and "q_1" in r.histories]
+        series = [(r.label, r.histories["time"], r.histories["q_1"]) for r in modal]
+        return plots.plot_histories(series, path, None, "modal coordinate q_1", title) if series else None
     series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok]
     case = ok[0].run_case
     return plots.plot_histories(series, path, reference_curve(case), case.reported_dof, title)
@@ -223,7 +227,9 @@ def _history_plot(records, path: Path, title: str) -> Path | None:
 
 def _impact_plots(records, root: Path, case) -> list[Path]:
     """With contact: the contact force and the energy drift of every run
-    overlaid on the exact curves (the bar cases' force, a constant energy)."""
+    overlaid on the exact curves (the bar cases' force, a constant energy).
+    A run without an energy history (a modal run) is left out of the energy
+    plot, which is not drawn when no run has one."""
     from fem2d.case.exact_impacts import exact_force_curve
     from fem2d.io import plots
     from fem2d.post.energy import energy_balance, energy_scale
@@ -232,16 +238,22 @@ def _impact_plots(records, root: Path, case) -> list[Path]:
     if not ok:
         return []
     forces = [(r.label, r.histories["time"], r.histories["normal_force"]) for r in ok]
+    figures = [plots.plot_impact_forces(forces, root / "compare_force.png", f"{case.name}: contact force",
+                                        exact=exact_force_curve(case))]
     drifts = []
     for r in ok:
+        if not ENERGY_TERMS <= r.histories.keys():
+            continue
         balance = energy_balance(r.histories)
         scale = energy_scale(balance) or 1.0
         drifts.append((r.label, r.histories["time"], balance["imbalance"] / scale))
-    return [
-        plots.plot_impact_forces(forces, root / "compare_force.png", f"{case.name}: contact force",
-                                 exact=exact_force_curve(case)),
-        plots.plot_energy_drifts(drifts, root / "compare_energy.png", f"{case.name}: energy"),
-    ]
+    if drifts:
+        figures.append(plots.plot_energy_drifts(drifts, root / "compare_energy.png", f"{case.name}: energy"))
+    return figures
+
+
+#: The histories the energy balance of a run is made of (a direct run has them, a modal run not).
+ENERGY_TERMS = frozenset({"kinetic", "elastic", "springs", "work_loads"})
 
 
 def _print_failures(records) -> None:
