@@ -213,6 +213,10 @@ def test_a_case_file_that_is_a_directory_or_missing(tmp_path, capsys):
 
 BAD_FLAGS = [
     (["run", "sdnd101", "--vtu", "-1"], r"--vtu"),
+    (["run", "sdnv104a", "--vtu", "0"], r"--vtu 0: expected a stride >= 1"),
+    (["study", "sdnd101", "--grid", "time.dt=5e-4,2.5e-4", "--scheduler", "local", "--timeout", "-5"],
+     r"--timeout -5\.0: expected a number of seconds > 0"),
+    (["study", "sdnd101", "--grid", "time.dt=5e-4", "--timeout", "nan"], r"--timeout nan: "),
     (["run", "sdnd101", "--vtu"], r"--vtu: sdnd101 is a modal case"),
     (["validate", "--workers", "0"], r"--workers 0: expected an integer >= 1"),
     (["validate", "nope", "--workers", "1"], r"unknown case 'nope'"),

@@ -339,6 +339,8 @@ def _cmd_study(args) -> int:
 
     if not args.grid:
         raise InputError("study: give at least one --grid KEY=V1,V2,...")
+    if not args.timeout > 0:  # nan too
+        raise InputError(f"--timeout {args.timeout}: expected a number of seconds > 0")
     if args.scheduler is not None and args.workers is not None and args.scheduler != "local":
         raise InputError("study: give --workers (local processes) or --scheduler (a Dask cluster), not both")
     overrides = parse_overrides(args.overrides)
@@ -362,8 +364,6 @@ def _cmd_study(args) -> int:
     elif args.scheduler is not None:  # a cluster sharing nothing with us: cases by content, results back here
         from fem2d.studies.cluster import connect, run_on_cluster
 
-        if args.timeout <= 0:
-            raise InputError(f"--timeout {args.timeout}: expected a number of seconds > 0")
         client = connect(args.scheduler)
         try:
             records = _execute(specs, None, "study", args.quiet,
