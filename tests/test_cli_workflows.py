@@ -3,6 +3,7 @@
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -113,17 +114,31 @@ def test_refine_table_levels_dofs_and_plot(tiny, tmp_path, capsys):
 
 def test_study_keeps_going_after_a_failed_run(tiny, tmp_path, capsys):
     out = tmp_path / "s"
-    assert main(["study", tiny, "--grid", "time.dt=0.001,10", "--out", str(out), "--workers", "1", "--quiet"]) == 1
+    # Newmark with beta = 0.1 is only conditionally stable: at this dt the state grows without bound
+    assert main(["study", tiny, "--grid", "time.beta=0.25,0.1", "--set", "time.dt=1e-3", "--set", "time.end=0.04",
+                 "--out", str(out), "--workers", "1", "--quiet"]) == 1
     captured = capsys.readouterr()
     assert "wrote" in captured.out and "(2 runs, 1 failed)" in captured.out
-    assert "FAILED time.dt=10" in captured.err
+    assert "FAILED time.beta=0.1" in captured.err
     rows = _rows(out / "study.csv")
-    assert [r["time.dt"] for r in rows] == ["0.001", "10"] and [r["status"] for r in rows] == ["OK", "FAILED"]
-    assert "larger than time.end" in rows[1]["error"] and rows[1]["x_at_0.01"] == ""
-    assert (out / "000_time.dt=0.001" / "result.json").is_file()
-    assert not (out / "001_time.dt=10" / "result.json").exists()
-    assert main(["study", tiny, "--grid", "time.nope=1,2", "--out", str(out)]) == 2
-    assert "time.nope: unknown key" in capsys.readouterr().err
+    assert [r["time.beta"] for r in rows] == ["0.25", "0.1"] and [r["status"] for r in rows] == ["OK", "FAILED"]
+    assert "grows without bound" in rows[1]["error"] and rows[1]["x_at_0.01"] == ""
+    assert (out / "000_time.beta=0.25" / "result.json").is_file()
+    assert not (out / "001_time.beta=0.1" / "result.json").exists()
+
+
+def test_study_refuses_a_grid_value_the_case_cannot_take_before_running(tiny, tmp_path, capsys):
+    out = tmp_path / "s"
+    for grid, said in (("time.dt=0.001,abc", r"--grid time\.dt=abc: .*time\.dt: expected a number > 0, got 'abc'"),
+                       ("time.dt=0.001,10", r"--grid time\.dt=10: .*time\.dt: 10(\.0)? is larger than time\.end"),
+                       ("nosuch.key=1,2", r"tinybeam\.toml: --grid nosuch\.key: unknown key"),
+                       ("time=1,2", r"--grid time: time is a table; set one of its keys, e.g\. time\.dt")):
+        assert main(["study", tiny, "--grid", grid, "--out", str(out), "--workers", "1", "--quiet"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and re.search(said, err), err
+        assert not out.exists()  # nothing ran
+    assert main(["study", tiny, "--grid", "time.dt=0.001", "--set", "time.nope=1", "--out", str(out)]) == 2
+    assert "--set time.nope: unknown key" in capsys.readouterr().err
 
 
 def test_study_without_dask_says_how_to_get_it(tiny, tmp_path, capsys, monkeypatch):

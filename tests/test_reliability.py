@@ -81,7 +81,8 @@ BAD_SETTINGS = [
     ("sdnv104a", ["case.kind=static"], 2, r"time\.scheme: .* a static case has no time scheme"),
     ("sdnv104a", ["time.nope=1"], 2, r"--set time\.nope: unknown key"),
     ("sdnv104a", ["nope=1"], 2, r"--set nope: unknown key"),
-    ("sdnv104a", ["time=1"], 2, r"--set time: unknown key"),
+    ("sdnv104a", ["time=1"], 2, r"--set time: time is a table; set one of its keys, e.g\. time\.dt"),
+    ("sdnv104a", ["materials=1"], 2, r"--set materials: materials is a list of tables; .* e\.g\. materials\.0\.E"),
     ("sdnv104a", ["time.dt"], 2, r"--set 'time\.dt': expected KEY=VALUE"),
     ("sdnv104a", ["=1"], 2, r"--set '=1': expected KEY=VALUE"),
     ("sdnv104a", ["time.dt=abc%"], 2, r"--set: cannot read 'abc%'"),
@@ -204,7 +205,9 @@ def test_bad_case_file_is_one_line_naming_the_file(tmp_path, capsys, content, cu
 
 def test_a_case_file_that_is_a_directory_or_missing(tmp_path, capsys):
     (tmp_path / "d.toml").mkdir()
-    _assert_clean(capsys, main(["run", str(tmp_path / "d.toml"), "--out", str(tmp_path)]), 2, r"d\.toml: ")
+    _assert_clean(capsys, main(["run", str(tmp_path / "d.toml"), "--out", str(tmp_path)]), 2,
+                  r"d\.toml: is a directory; expected a case file")
+    _assert_clean(capsys, main(["run", f"{tmp_path}/"]), 2, rf"{tmp_path}: is a directory; expected a case file")
     _assert_clean(capsys, main(["run", str(tmp_path / "gone.toml")]), 2, r"gone\.toml: case file not found")
     _assert_clean(capsys, main(["run", "nope"]), 2, r"unknown case 'nope'")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from fem2d.cli.interrupts import Interrupted, after_runs, said_on_interrupt
-from fem2d.errors import FieldError, InputError
+from fem2d.errors import FieldError, InputError, OverrideError
 
 
 def _add_common(p, workers_default: int | None, workers_help: str) -> None:
@@ -348,7 +348,7 @@ def _cmd_study(args) -> int:
     case = load_case(args.case, overrides)
     root = Path(args.out) if args.out is not None else Path("results") / case.name / "study"
     specs = grid_specs(args.case, grid, overrides, root)
-    load_case(args.case, specs[0].overrides)  # unknown keys fail here, once
+    _check_grid_values(args.case, specs, grid)
     check_output_dir(root)
     if args.scheduler == "local":
         from fem2d.studies.execution import dask_executor
@@ -380,6 +380,23 @@ def _cmd_study(args) -> int:
         _print_failures(records)
         print(f"wrote {csv_path} ({len(records)} runs, {sum(r.error is not None for r in records)} failed)")
     return 0 if all(r.error is None for r in records) else 1
+
+
+def _check_grid_values(case: str, specs, grid: dict[str, list[Any]]) -> None:
+    """Load the case of every run of the grid before any runs: a key or a value the
+    case cannot take is one line naming ``--grid`` and the value, not a failed run.
+    (The fixed ``--set`` overrides were checked already, so the grid is at fault.)"""
+    from fem2d.case.loading import load_case
+
+    for spec in specs:
+        try:
+            load_case(case, spec.overrides)
+        except OverrideError as exc:
+            if exc.key in grid:
+                raise InputError(exc.worded("--grid")) from None
+            raise
+        except InputError as exc:
+            raise InputError(f"--grid {spec.label}: {exc}") from None
 
 
 # --- the text of --grid and --levels ----------------------------------------------------------------
