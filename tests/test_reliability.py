@@ -43,6 +43,7 @@ BAD_SETTINGS = [
     ("sdnv104a", ["time.beta=-0.25"], 2, r"time\.beta: "),
     ("sdnv104a", ["time.cut_factor=1"], 2, r"time\.cut_factor: "),
     ("sdnv104a", ["time.min_dt=0"], 2, r"time\.min_dt: "),
+    ("sdnv104a", ["time.min_dt=0.1"], 2, r"time\.min_dt: 0\.1 s is larger than time\.dt = 0\.01 s"),
     ("sdnv104a", ["mesh.element=tri10"], 2, r"mesh\.element: expected one of"),
     ("sdnv104a", ["mesh.refine=-1"], 2, r"mesh\.refine: "),
     ("sdnv104a", ["mesh.refine=99"], 2, r"mesh\.refine: "),

@@ -231,7 +231,7 @@ TIME = Table(
             default=False,
             doc="split a step at an impact or a release inside it (impact problems: energy kept by the modified mass)",
         ),
-        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts"),
+        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts (at most time.dt)"),
         "stick_slip": Boolean(
             default=True,
             doc="split a step where a sliding contact stops or reverses and restart the scheme there "
