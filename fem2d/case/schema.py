@@ -401,7 +401,8 @@ VARIANT = Table(
         "set": Table(open_keys=Any_(), doc="dotted key -> value, as --set"),
         "grid": Table(open_keys=Array(item=Any_(), min_length=1), doc="dotted key -> list of values: one run each"),
         "solvers": String(
-            default="default", choices=("default", "installed"), doc="installed: one run per installed linear solver"
+            default="default", choices=("default", "installed"),
+            doc="installed: one run per installed linear solver (those not installed are noted as not run)",
         ),
     }
 )

@@ -119,6 +119,8 @@ def _cmd_validate(args) -> int:
         print(format_table(HEADER, result.rows, max_width=48))
         for note in result.skipped:
             print(f"not run: {note}")
+        for note in result.unavailable:
+            print(f"fem2d validate: note: not run: {note}", file=sys.stderr)
         _print_failures(result.records)
         if args.no_plots:
             path = root / "report.md"
