@@ -67,6 +67,8 @@ BAD_SETTINGS = [
     ("sdnv104a", ["contact.method=mortar"], 2, r"contact\.method: expected one of"),
     ("sdnv104a", ["contact.max_iter=0"], 2, r"contact\.max_iter: "),
     ("sdnv104a", ["contact.e_n=0"], 2, r"contact\.e_n: "),
+    ("sdnv104a", ["contact.method=penalty", "contact.e_n=1e30"], 2,
+     r"contact\.e_n: 1e\+30 N/m is 4\.8e\+18 times the slave body's E x thickness \(2\.1e\+11 N/m\)"),
     ("sdnv104a", ["contact.rho_n=-1"], 2, r"contact\.rho_n: "),
     ("sdnv104a", ["contact.integration=exact"], 2, r"contact\.integration: "),
     ("sdnv104a", ["contact.slave=NOPE"], 2, r"contact\.slave: .*NOPE"),

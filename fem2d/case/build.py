@@ -105,6 +105,8 @@ class BuiltCase:
 
     analysis: DirectAnalysis | StaticAnalysis | ModalAnalysis
     keys: CaseKeys
+    #: what the settings make the run distrust (added to the result's warnings)
+    warnings: list[str] = field(default_factory=list)
 
 
 #: Polynomial order of each 2D cell kind: a mesh file may mix triangles and quadrangles of
@@ -242,6 +244,38 @@ POST_KEYS = {"window": "post.window", "impact_threshold": "post.threshold", "imp
              "energy_tolerance": "post.energy_tolerance"}
 
 
+#: A given penalty coefficient ``contact.e_n`` (N/m per node) as a multiple of the slave body's
+#: stiffness scale, E x thickness (N/m; the default coefficient is 100 times it). Measured on
+#: sdnv104a (x at 3.40 s): up to 5e6 times the answer is that of 1e3 times to 1e-6 of it; at 5e7
+#: times round-off moves it by 1.5e-4 of its value (warned above PENALTY_WARN), at 5e10 times by
+#: 4e-3, at 5e12 times by half of it, and at 5e14 times the matrix is singular (refused above
+#: PENALTY_LIMIT: the body's own stiffness is lost in the penalty's round-off).
+PENALTY_WARN = 1e7
+PENALTY_LIMIT = 1e10
+
+
+def penalty_scale_warnings(case: Case, model: Model) -> list[str]:
+    """Warnings for the given ``contact.e_n`` above :data:`PENALTY_WARN` times the slave body's
+    E x thickness; above :data:`PENALTY_LIMIT` times, an InputError naming the key."""
+    warnings = []
+    for (i, table), contact in zip(contact_zone_tables(case), model.contacts, strict=True):
+        e_n = table.get("e_n")
+        if table.get("method") != "penalty" or e_n is None:
+            continue
+        body = model.body_of(model.mesh.group(contact.slave).nodes)
+        scale = model.slave_modulus(contact) * (body.thickness if body is not None else 1.0)
+        if not scale > 0.0 or e_n <= PENALTY_WARN * scale:
+            continue
+        key = contact_key(case, i, "e_n")
+        said = (f"{e_n:g} N/m is {e_n / scale:.2g} times the slave body's E x thickness ({scale:g} N/m); "
+                f"expected at most {PENALTY_WARN:g} times ({PENALTY_WARN * scale:.3g} N/m; the default is 100 times)")
+        if e_n > PENALTY_LIMIT * scale:
+            raise case.error(key, f"{said}: above {PENALTY_LIMIT:g} times the body's stiffness is lost in the "
+                             "penalty's round-off (a wrong answer or a singular matrix)")
+        warnings.append(f"{key}: {said}: above that, round-off of the contact solve shows in the answer")
+    return warnings
+
+
 def contact_key(case: Case, index: int, key: str) -> str:
     """The dotted key of a contact setting, as the case file spells it
     (``contact.mu`` for a lone table, ``contact[1].mu`` in a list; the
@@ -374,6 +408,7 @@ def build_analysis(case: Case) -> BuiltCase:
     s = case.settings
     keys = CaseKeys(case)
     model = build_model(case, keys)
+    warnings = penalty_scale_warnings(case, model)
     t = s["time"]
     stepping = keys.make(TimeStepping, "time", dt=t["dt"], end=t["end"], cut_factor=t["cut_factor"],
                          min_dt=t["min_dt"], events=t["events"],
@@ -394,7 +429,7 @@ def build_analysis(case: Case) -> BuiltCase:
             analysis = keys.make(StaticAnalysis, "", STATIC_KEYS, model=model, stepping=stepping,
                                  solver=s["solver"]["linear"], report=report,
                                  regularization=s["solver"]["regularization"])
-            return BuiltCase(analysis, keys)
+            return BuiltCase(analysis, keys, warnings)
         from fem2d.runs.direct import DirectAnalysis
 
         initial = None
@@ -417,7 +452,7 @@ def build_analysis(case: Case) -> BuiltCase:
         analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme,
                              solver=s["solver"]["linear"], report=report, modified_mass=modified_mass,
                              initial=initial)
-        return BuiltCase(analysis, keys)
+        return BuiltCase(analysis, keys, warnings)
     from fem2d.runs.modal import ModalAnalysis
 
     obstacles = []

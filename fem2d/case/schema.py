@@ -188,7 +188,8 @@ CONTACT = Table(
         "circle": Optional(inner=CIRCLE, doc="a rigid circle master (centre, radius), optionally moving"),
         "mu": Real(default=0.0, min=0.0, doc="Coulomb coefficient"),
         # the method's options: their ranges are checked by the contact layer (fem2d.contact.check_options)
-        "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h)"),
+        "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h); above 1e7 x "
+                        "the slave body's E x thickness a warning (round-off), above 1e10 x refused"),
         "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0"),
         "integration": String(
             default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss)"

@@ -153,7 +153,8 @@ def run(
 
         cache = ReferenceCache.default() if cache else None
     checks, unchecked = checks_for(case, result.quantities, result.fields.system, cache)
-    return dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked)
+    return dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked,
+                               warnings=[*built.warnings, *result.warnings])
 
 
 def _pairs(overrides: Mapping[str, Any] | Iterable[str]) -> Mapping[str, Any]:
