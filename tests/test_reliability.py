@@ -119,6 +119,9 @@ BAD_SETTINGS = [
     ("sdnd101", ["modal.n_modes=3"], 2, r"modal\.n_modes: "),
     ("sdnv104a", ["time.dt=0.1", "time.dt=0.2"], 2, r"--set time\.dt: given twice"),
     ("sdnv104a", ["time.scheme=newmark", "time.gamma=0.3"], 2, r"time\.gamma: 0\.3 < 1/2"),
+    # a static body pulled off the contact that alone holds it: no equilibrium (found at the first level)
+    ("hertz", ["mesh.refine=0", "loads.0.value=-3.6e7"], 2,
+     r"hertz\.toml: loads\[0\]\.value: at t = 0\.5 s it pulls a body off its contact, and nothing else holds"),
     # stability, proven by the settings alone (exit 2)
     ("sdnd101", ["references=[]", "time.dt=0.05"], 2, r"time\.dt: 0\.05 s is above the stability limit"),
     ("sdnd101", ["time.dt=0.025"], 2, r"time\.dt: .*2/omega_max = 0\.0199"),
