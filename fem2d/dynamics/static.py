@@ -60,7 +60,6 @@ from fem2d.errors import ConvergenceError
 from fem2d.linalg.base import Factorization, SolverBackend
 from fem2d.model.system import System
 
-
 #: Iterations in a row with every contact open and the smallest gap growing after which a body
 #: that only contact holds is known to be pulled away (it drifts by the same step each iteration).
 OPEN_AND_RECEDING = 5
