@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.case.usage import CONTACT_METHOD_KEYS, SCHEME_KEYS
@@ -158,6 +160,23 @@ def build_mesh(case: Case) -> Mesh:
         raise case.error(key, message) from None
 
 
+#: The largest coordinate (m) a mesh may hold: element areas and masses go as its square, which
+#: overflows double precision (1.8e308) beyond about 1.3e154 m.
+LARGEST_COORDINATE = 1e150
+
+
+def check_coordinate_scale(case: Case, mesh: Mesh) -> None:
+    """A mesh whose coordinates are too large for the element areas to be computed is an
+    InputError on ``mesh.file`` (or ``mesh.params``), not a singular matrix later."""
+    coordinates = np.abs(mesh.points[:, :2])
+    finite = coordinates[np.isfinite(coordinates)]
+    largest = float(finite.max(initial=0.0))
+    if largest > LARGEST_COORDINATE:
+        key = "mesh.file" if case.mesh_file is not None else "mesh.params"
+        raise case.error(key, f"coordinates reach {largest:.3g} m: the element areas (their squares) overflow "
+                         f"double precision; expected coordinates in metres, at most {LARGEST_COORDINATE:g}")
+
+
 def time_function(case: Case, name: str, key: str | None = None) -> TimeFunction:
     """The ``[functions.NAME]`` table as a callable of time (``key``: the
     setting that names it, for the error when there is no such table)."""
@@ -184,7 +203,9 @@ def build_model(case: Case, keys: CaseKeys) -> Model:
     """The case's :class:`Model`: mesh, bodies, supports, springs, point
     masses, loads, initial conditions and contact zones."""
     s = case.settings
-    mesh = build_mesh(case)
+    with np.errstate(over="ignore", invalid="ignore"):  # huge coordinates: said by the check that follows, in one line
+        mesh = build_mesh(case)
+    check_coordinate_scale(case, mesh)
     section = {"hypothesis": "model.hypothesis", "thickness": "model.thickness", "lumped_mass": "model.lumped_mass"}
     bodies = [
         keys.make(Body, f"materials[{i}]", section, group=mat["group"], E=mat["E"], nu=mat["nu"], rho=mat["rho"],
