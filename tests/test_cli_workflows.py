@@ -179,3 +179,47 @@ def test_ctrl_c_in_a_parallel_study_leaves_only_finished_results(tiny, tmp_path)
     assert json.loads(first.read_text())["overrides"] == {"time.end": 0.02}
     assert not list(out.glob("00[12]*/result.json"))
     assert not list(out.rglob("*.tmp")) and not (out / "study.csv").exists()
+
+
+def test_ctrl_c_in_a_study_on_a_local_dask_cluster_writes_nothing_after_its_message(tiny, tmp_path):
+    """The runs still computing on the Dask workers at the Ctrl-C are discarded: no result.json
+    comes after the message (which counts the ones on disk), and Dask says nothing."""
+    pytest.importorskip("distributed", reason="dask's distributed is the fem2d[dask] extra")
+    out = tmp_path / "s"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fem2d.cli", "study", tiny, "--grid", "time.end=0.02,30,30", "--scheduler", "local",
+         "--workers", "2", "--quiet", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    first = out / "000_time.end=0.02" / "result.json"
+    deadline = time.time() + 60
+    while not first.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err.strip() == ("fem2d: study interrupted after 1 of 3 runs; the finished runs kept their result.json, "
+                           "the others and the summary table were not written"), err
+    time.sleep(1.0)  # a run the workers were computing would be written by now
+    assert [p.parent.name for p in out.rglob("result.json")] == ["000_time.end=0.02"]
+    assert not list(out.rglob("*.tmp")) and not (out / "study.csv").exists()
+
+
+def test_the_count_of_an_interrupted_study_includes_a_run_written_as_the_signal_came(tiny, tmp_path, capsys):
+    """A run whose result.json was in place, but not yet reported, when Ctrl-C came is counted."""
+    from fem2d.cli.interrupts import Interrupted
+    from fem2d.cli.study_commands import _execute
+    from fem2d.studies.execution import execute
+    from fem2d.studies.study import grid_specs
+
+    specs = grid_specs(tiny, {"time.dt": [1e-3, 2e-3, 4e-3]}, root=tmp_path / "s")
+
+    def runner(specs, on_done):
+        on_done(1, execute(specs[0]))
+        execute(specs[1])  # written; Ctrl-C before the parent hears of it
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted, match="interrupted after 2 of 3 runs"):
+        _execute(specs, None, "study", True, runner)
+    assert len(list((tmp_path / "s").rglob("result.json"))) == 2

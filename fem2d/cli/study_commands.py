@@ -60,23 +60,39 @@ class _RunsProgress:
 def _execute(specs, executor, label: str, quiet: bool, runner=None):
     """Run specs with a progress bar: on ``executor`` by run_all, or by
     ``runner(specs, on_done)`` (a Dask cluster)."""
+    import time
+
     from fem2d.studies.execution import run_all
 
     progress = _RunsProgress(label, quiet)
     progress.start(len(specs))
-    done = [0]
+    reported: set[str] = set()  # the runs reported finished, by output directory (or label)
+    start_ns = time.time_ns()
 
     def on_done(n: int, record) -> None:
-        done[0] = n
+        reported.add(record.spec.out_dir or record.label)
         progress.done(n, record)
 
     try:
         return runner(specs, on_done) if runner is not None else run_all(specs, executor, on_done)
     except KeyboardInterrupt:
-        raise Interrupted(f"fem2d: {label} interrupted after {done[0]} of {len(specs)} runs; the finished runs "
-                          "kept their result.json, the others and the summary table were not written") from None
+        # counted once every writer has stopped: a run may have written its result.json as the
+        # signal came, before it was reported
+        finished = reported | {s.out_dir for s in specs if _written_since(s.out_dir, start_ns)}
+        raise Interrupted(f"fem2d: {label} interrupted after {len(finished)} of {len(specs)} runs; the finished "
+                          "runs kept their result.json, the others and the summary table were not written") from None
     finally:
         progress.close()
+
+
+def _written_since(out_dir: str | None, start_ns: int) -> bool:
+    """Whether ``out_dir/result.json`` was written at or after ``start_ns`` (ns since the epoch)."""
+    if out_dir is None:
+        return False
+    try:
+        return (Path(out_dir) / "result.json").stat().st_mtime_ns >= start_ns
+    except OSError:
+        return False
 
 
 def _add_validate(sub) -> None:
@@ -352,13 +368,14 @@ def _cmd_study(args) -> int:
     specs = grid_specs(args.case, grid, overrides, root)
     _check_grid_values(args.case, specs, grid)
     check_output_dir(root)
-    if args.scheduler == "local":
-        from fem2d.studies.execution import dask_executor
+    if args.scheduler == "local":  # as on a remote cluster: the client writes, nothing after a Ctrl-C
+        from fem2d.studies.cluster import local_cluster, run_on_cluster
 
         records = None
         try:
-            with dask_executor(args.scheduler, _workers(args.workers)) as executor:
-                records = _execute(specs, executor, "study", args.quiet)
+            with local_cluster(_workers(args.workers)) as client:
+                records = _execute(specs, None, "study", args.quiet,
+                                   lambda s, done: run_on_cluster(s, client, done, args.timeout))
         except KeyboardInterrupt as exc:  # closing the cluster, once every run had finished?
             if records is None or isinstance(exc, Interrupted):
                 raise
