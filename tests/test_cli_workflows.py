@@ -139,6 +139,10 @@ def test_study_refuses_a_grid_value_the_case_cannot_take_before_running(tiny, tm
         assert not out.exists()  # nothing ran
     assert main(["study", tiny, "--grid", "time.dt=0.001", "--set", "time.nope=1", "--out", str(out)]) == 2
     assert "--set time.nope: unknown key" in capsys.readouterr().err
+    args = ["study", tiny, "--set", "time.scheme=hht", "--set", "time.alpha=-0.1", "--grid", "time.scheme=hht,newmark"]
+    assert main([*args, "--out", str(out)]) == 2  # a --set key that one grid point does not use
+    assert re.search(r"--grid time\.scheme=newmark: .*--set time\.alpha: .*does not use it", capsys.readouterr().err)
+    assert not out.exists()
 
 
 def test_study_without_dask_says_how_to_get_it(tiny, tmp_path, capsys, monkeypatch):

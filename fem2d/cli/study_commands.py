@@ -413,7 +413,7 @@ def _check_grid_values(case: str, specs, grid: dict[str, list[Any]]) -> None:
         except OverrideError as exc:
             if exc.key in grid:
                 raise InputError(exc.worded("--grid")) from None
-            raise
+            raise InputError(f"--grid {spec.label}: {exc.worded('--set')}") from None  # a --set key at this point
         except InputError as exc:
             raise InputError(f"--grid {spec.label}: {exc}") from None
 
