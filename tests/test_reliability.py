@@ -72,6 +72,7 @@ BAD_SETTINGS = [
     ("sdnv104a", ["contact.rho_n=-1"], 2, r"contact\.rho_n: "),
     ("sdnv104a", ["contact.integration=exact"], 2, r"contact\.integration: "),
     ("sdnv104a", ["contact.slave=NOPE"], 2, r"contact\.slave: .*NOPE"),
+    ("sdnv104a", ["contact.method=penalty", "contact.e_n=1e9", "contact.slave=NOPE"], 2, r"contact\.slave: .*NOPE"),
     ("sdnv104a", ["contact.master=NOPE"], 2, r"contact\.master: .*NOPE"),
     ("sdnv104a", ["solver.linear=mumps"], 2, r"unknown solver 'mumps'"),
     ("sdnv104a", ["report.component=dz"], 2, r"report\.component: "),
