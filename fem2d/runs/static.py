@@ -105,13 +105,13 @@ class StaticAnalysis(DirectAnalysis):
     def _unheld(self, exc: UnheldBody) -> ModelError:
         """The error of a body pulled off its contact, on the load that pulls it
         (the case layer words it with that load's key)."""
-        said = (f"at t = {exc.t:.9g} s it pulls a body off its contact, and nothing else holds that body "
-                "(its supports leave it free): there is no static equilibrium; expected a load that presses "
-                "the body on its contact, or supports that hold it")
+        said = (f"at t = {exc.t:.9g} s {{}} a body off its contact, and nothing else holds that body (its "
+                "supports leave it free): there is no static equilibrium; expected a load that presses the body "
+                "on its contact, or supports that hold it")
         loads = list(self.model.loads)
         if exc.load is None or exc.load >= len(loads):
-            return ModelError(self.model, "supports", said.replace("it pulls", "the run pulls", 1))
-        load = loads[exc.load]
+            return ModelError(self.model, "supports", said.format("a prescribed motion moves"))
+        load, said = loads[exc.load], said.format("it pulls")
         return ModelError(load, "value" if hasattr(load, "value") else "vector", said)
 
     def run(self, progress: Callable[[float], None] | None = None) -> Result:
