@@ -168,3 +168,16 @@ def test_the_console_script_exits_with_the_status_after_flushing(tmp_path):
     bad = subprocess.run([sys.executable, "-c", code, "run", "cantilever", "--set", "time.dt=-1"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("fem2d: error:")
+
+
+@pytest.mark.parametrize("closed", [1, 2], ids=["stdout", "stderr"])
+def test_a_closed_stdout_or_stderr_does_not_fail_a_run(tmp_path, closed):
+    """`fem2d run ... >&-` or `2>&-`: what would be said is dropped; the run's status is its own."""
+    import os
+
+    proc = subprocess.run([sys.executable, "-m", "fem2d.cli", "run", "sdnd101", "--out", str(tmp_path)],
+                          capture_output=True, text=True, preexec_fn=lambda: os.close(closed))
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert ("wrote" in proc.stdout) == (closed == 2)
+    assert json.loads((tmp_path / "result.json").read_text())["case"] == "sdnd101"

@@ -3,6 +3,7 @@
 import csv
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -83,6 +84,15 @@ def test_compare_contact_methods_on_the_sliding_block(tmp_path, capsys):
     assert float(rows["max |u - reference curve| (m)"]["lagrange"]) < 1e-3
 
 
+def test_compare_a_modal_case_plots_what_its_runs_have(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert main(["compare", "sdnd101", "--out", str(out), "--quiet"]) == 0
+    assert (out / "compare.csv").is_file()
+    assert (out / "compare.png").stat().st_size > 0 and (out / "compare_force.png").stat().st_size > 0
+    assert not (out / "compare_energy.png").exists()  # a modal run has no energy history
+    assert "compare_force.png" in capsys.readouterr().out.splitlines()[-1]
+
+
 def test_refine_table_levels_dofs_and_plot(tiny, tmp_path, capsys):
     out = tmp_path / "r"
     assert main(["refine", tiny, "--levels", "0-1", "--set", "mesh.element=quad4", "--out", str(out), "--quiet"]) == 0
@@ -104,17 +114,35 @@ def test_refine_table_levels_dofs_and_plot(tiny, tmp_path, capsys):
 
 def test_study_keeps_going_after_a_failed_run(tiny, tmp_path, capsys):
     out = tmp_path / "s"
-    assert main(["study", tiny, "--grid", "time.dt=0.001,10", "--out", str(out), "--workers", "1", "--quiet"]) == 1
+    # Newmark with beta = 0.1 is only conditionally stable: at this dt the state grows without bound
+    assert main(["study", tiny, "--grid", "time.beta=0.25,0.1", "--set", "time.dt=1e-3", "--set", "time.end=0.04",
+                 "--out", str(out), "--workers", "1", "--quiet"]) == 1
     captured = capsys.readouterr()
     assert "wrote" in captured.out and "(2 runs, 1 failed)" in captured.out
-    assert "FAILED time.dt=10" in captured.err
+    assert "FAILED time.beta=0.1" in captured.err
     rows = _rows(out / "study.csv")
-    assert [r["time.dt"] for r in rows] == ["0.001", "10"] and [r["status"] for r in rows] == ["OK", "FAILED"]
-    assert "larger than time.end" in rows[1]["error"] and rows[1]["x_at_0.01"] == ""
-    assert (out / "000_time.dt=0.001" / "result.json").is_file()
-    assert not (out / "001_time.dt=10" / "result.json").exists()
-    assert main(["study", tiny, "--grid", "time.nope=1,2", "--out", str(out)]) == 2
-    assert "time.nope: unknown key" in capsys.readouterr().err
+    assert [r["time.beta"] for r in rows] == ["0.25", "0.1"] and [r["status"] for r in rows] == ["OK", "FAILED"]
+    assert "grows without bound" in rows[1]["error"] and rows[1]["x_at_0.01"] == ""
+    assert (out / "000_time.beta=0.25" / "result.json").is_file()
+    assert not (out / "001_time.beta=0.1" / "result.json").exists()
+
+
+def test_study_refuses_a_grid_value_the_case_cannot_take_before_running(tiny, tmp_path, capsys):
+    out = tmp_path / "s"
+    for grid, said in (("time.dt=0.001,abc", r"--grid time\.dt=abc: .*time\.dt: expected a number > 0, got 'abc'"),
+                       ("time.dt=0.001,10", r"--grid time\.dt=10: .*time\.dt: 10(\.0)? is larger than time\.end"),
+                       ("nosuch.key=1,2", r"tinybeam\.toml: --grid nosuch\.key: unknown key"),
+                       ("time=1,2", r"--grid time: time is a table; set one of its keys, e.g\. time\.dt")):
+        assert main(["study", tiny, "--grid", grid, "--out", str(out), "--workers", "1", "--quiet"]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and re.search(said, err), err
+        assert not out.exists()  # nothing ran
+    assert main(["study", tiny, "--grid", "time.dt=0.001", "--set", "time.nope=1", "--out", str(out)]) == 2
+    assert "--set time.nope: unknown key" in capsys.readouterr().err
+    args = ["study", tiny, "--set", "time.scheme=hht", "--set", "time.alpha=-0.1", "--grid", "time.scheme=hht,newmark"]
+    assert main([*args, "--out", str(out)]) == 2  # a --set key that one grid point does not use
+    assert re.search(r"--grid time\.scheme=newmark: .*--set time\.alpha: .*does not use it", capsys.readouterr().err)
+    assert not out.exists()
 
 
 def test_a_study_with_a_nook_row_exits_1_as_fem2d_run_does(tiny, tmp_path, capsys):
@@ -165,3 +193,47 @@ def test_ctrl_c_in_a_parallel_study_leaves_only_finished_results(tiny, tmp_path)
     assert json.loads(first.read_text())["overrides"] == {"time.end": 0.02}
     assert not list(out.glob("00[12]*/result.json"))
     assert not list(out.rglob("*.tmp")) and not (out / "study.csv").exists()
+
+
+def test_ctrl_c_in_a_study_on_a_local_dask_cluster_writes_nothing_after_its_message(tiny, tmp_path):
+    """The runs still computing on the Dask workers at the Ctrl-C are discarded: no result.json
+    comes after the message (which counts the ones on disk), and Dask says nothing."""
+    pytest.importorskip("distributed", reason="dask's distributed is the fem2d[dask] extra")
+    out = tmp_path / "s"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fem2d.cli", "study", tiny, "--grid", "time.end=0.02,30,30", "--scheduler", "local",
+         "--workers", "2", "--quiet", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    first = out / "000_time.end=0.02" / "result.json"
+    deadline = time.time() + 60
+    while not first.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err.strip() == ("fem2d: study interrupted after 1 of 3 runs; the finished runs kept their result.json, "
+                           "the others and the summary table were not written"), err
+    time.sleep(1.0)  # a run the workers were computing would be written by now
+    assert [p.parent.name for p in out.rglob("result.json")] == ["000_time.end=0.02"]
+    assert not list(out.rglob("*.tmp")) and not (out / "study.csv").exists()
+
+
+def test_the_count_of_an_interrupted_study_includes_a_run_written_as_the_signal_came(tiny, tmp_path, capsys):
+    """A run whose result.json was in place, but not yet reported, when Ctrl-C came is counted."""
+    from fem2d.cli.interrupts import Interrupted
+    from fem2d.cli.study_commands import _execute
+    from fem2d.studies.execution import execute
+    from fem2d.studies.study import grid_specs
+
+    specs = grid_specs(tiny, {"time.dt": [1e-3, 2e-3, 4e-3]}, root=tmp_path / "s")
+
+    def runner(specs, on_done):
+        on_done(1, execute(specs[0]))
+        execute(specs[1])  # written; Ctrl-C before the parent hears of it
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted, match="interrupted after 2 of 3 runs"):
+        _execute(specs, None, "study", True, runner)
+    assert len(list((tmp_path / "s").rglob("result.json"))) == 2

@@ -43,6 +43,10 @@ BAD_SETTINGS = [
     ("sdnv104a", ["time.beta=-0.25"], 2, r"time\.beta: "),
     ("sdnv104a", ["time.cut_factor=1"], 2, r"time\.cut_factor: "),
     ("sdnv104a", ["time.min_dt=0"], 2, r"time\.min_dt: "),
+    ("sdnv104a", ['exact.model="no such model"'], 2,
+     r"exact\.model: unknown exact model 'no such model'; expected one of .*sliding_block"),
+    ("cantilever", ['exact.model="x"'], 2, r"cantilever\.toml: exact\.model: unknown exact model 'x'"),
+    ("sdnv104a", ["time.min_dt=0.1"], 2, r"time\.min_dt: 0\.1 s is larger than time\.dt = 0\.01 s"),
     ("sdnv104a", ["mesh.element=tri10"], 2, r"mesh\.element: expected one of"),
     ("sdnv104a", ["mesh.refine=-1"], 2, r"mesh\.refine: "),
     ("sdnv104a", ["mesh.refine=99"], 2, r"mesh\.refine: "),
@@ -63,9 +67,12 @@ BAD_SETTINGS = [
     ("sdnv104a", ["contact.method=mortar"], 2, r"contact\.method: expected one of"),
     ("sdnv104a", ["contact.max_iter=0"], 2, r"contact\.max_iter: "),
     ("sdnv104a", ["contact.e_n=0"], 2, r"contact\.e_n: "),
+    ("sdnv104a", ["contact.method=penalty", "contact.e_n=1e30"], 2,
+     r"contact\.e_n: 1e\+30 N/m is 4\.8e\+18 times the slave body's E x thickness \(2\.1e\+11 N/m\)"),
     ("sdnv104a", ["contact.rho_n=-1"], 2, r"contact\.rho_n: "),
     ("sdnv104a", ["contact.integration=exact"], 2, r"contact\.integration: "),
     ("sdnv104a", ["contact.slave=NOPE"], 2, r"contact\.slave: .*NOPE"),
+    ("sdnv104a", ["contact.method=penalty", "contact.e_n=1e9", "contact.slave=NOPE"], 2, r"contact\.slave: .*NOPE"),
     ("sdnv104a", ["contact.master=NOPE"], 2, r"contact\.master: .*NOPE"),
     ("sdnv104a", ["solver.linear=mumps"], 2, r"unknown solver 'mumps'"),
     ("sdnv104a", ["report.component=dz"], 2, r"report\.component: "),
@@ -81,7 +88,8 @@ BAD_SETTINGS = [
     ("sdnv104a", ["case.kind=static"], 2, r"time\.scheme: .* a static case has no time scheme"),
     ("sdnv104a", ["time.nope=1"], 2, r"--set time\.nope: unknown key"),
     ("sdnv104a", ["nope=1"], 2, r"--set nope: unknown key"),
-    ("sdnv104a", ["time=1"], 2, r"--set time: unknown key"),
+    ("sdnv104a", ["time=1"], 2, r"--set time: time is a table; set one of its keys, e.g\. time\.dt"),
+    ("sdnv104a", ["materials=1"], 2, r"--set materials: materials is a list of tables; .* e\.g\. materials\.0\.E"),
     ("sdnv104a", ["time.dt"], 2, r"--set 'time\.dt': expected KEY=VALUE"),
     ("sdnv104a", ["=1"], 2, r"--set '=1': expected KEY=VALUE"),
     ("sdnv104a", ["time.dt=abc%"], 2, r"--set: cannot read 'abc%'"),
@@ -112,6 +120,9 @@ BAD_SETTINGS = [
     ("sdnd101", ["modal.n_modes=3"], 2, r"modal\.n_modes: "),
     ("sdnv104a", ["time.dt=0.1", "time.dt=0.2"], 2, r"--set time\.dt: given twice"),
     ("sdnv104a", ["time.scheme=newmark", "time.gamma=0.3"], 2, r"time\.gamma: 0\.3 < 1/2"),
+    # a static body pulled off the contact that alone holds it: no equilibrium (found at the first level)
+    ("hertz", ["mesh.refine=0", "loads.0.value=-3.6e7"], 2,
+     r"hertz\.toml: loads\[0\]\.value: at t = 0\.5 s it pulls a body off its contact, and nothing else holds"),
     # stability, proven by the settings alone (exit 2)
     ("sdnd101", ["references=[]", "time.dt=0.05"], 2, r"time\.dt: 0\.05 s is above the stability limit"),
     ("sdnd101", ["time.dt=0.025"], 2, r"time\.dt: .*2/omega_max = 0\.0199"),
@@ -204,7 +215,9 @@ def test_bad_case_file_is_one_line_naming_the_file(tmp_path, capsys, content, cu
 
 def test_a_case_file_that_is_a_directory_or_missing(tmp_path, capsys):
     (tmp_path / "d.toml").mkdir()
-    _assert_clean(capsys, main(["run", str(tmp_path / "d.toml"), "--out", str(tmp_path)]), 2, r"d\.toml: ")
+    _assert_clean(capsys, main(["run", str(tmp_path / "d.toml"), "--out", str(tmp_path)]), 2,
+                  r"d\.toml: is a directory; expected a case file")
+    _assert_clean(capsys, main(["run", f"{tmp_path}/"]), 2, rf"{tmp_path}: is a directory; expected a case file")
     _assert_clean(capsys, main(["run", str(tmp_path / "gone.toml")]), 2, r"gone\.toml: case file not found")
     _assert_clean(capsys, main(["run", "nope"]), 2, r"unknown case 'nope'")
 
@@ -213,6 +226,10 @@ def test_a_case_file_that_is_a_directory_or_missing(tmp_path, capsys):
 
 BAD_FLAGS = [
     (["run", "sdnd101", "--vtu", "-1"], r"--vtu"),
+    (["run", "sdnv104a", "--vtu", "0"], r"--vtu 0: expected a stride >= 1"),
+    (["study", "sdnd101", "--grid", "time.dt=5e-4,2.5e-4", "--scheduler", "local", "--timeout", "-5"],
+     r"--timeout -5\.0: expected a number of seconds > 0"),
+    (["study", "sdnd101", "--grid", "time.dt=5e-4", "--timeout", "nan"], r"--timeout nan: "),
     (["run", "sdnd101", "--vtu"], r"--vtu: sdnd101 is a modal case"),
     (["validate", "--workers", "0"], r"--workers 0: expected an integer >= 1"),
     (["validate", "nope", "--workers", "1"], r"unknown case 'nope'"),

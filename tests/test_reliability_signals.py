@@ -97,6 +97,8 @@ def _sigint_study_once(study_args, out: Path, delay: float) -> None:
             assert not list(out.rglob("result.json")) if out.exists() else True
         elif last:
             assert last.startswith("fem2d: study interrupted after"), err
+            said = int(last.split("interrupted after ", 1)[1].split(" ", 1)[0])
+            assert said == len(list(out.rglob("result.json"))), err  # counted once the last one was written
     else:
         assert status in (0, 1), (status, err)  # it had finished before the signal
     if out.exists():

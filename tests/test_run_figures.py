@@ -83,3 +83,29 @@ def test_plot_dir_of_a_run_on_a_relative_mesh_file(tmp_path, monkeypatch):
     monkeypatch.chdir(elsewhere)
     assert main(["plot", str(out), "--out", "figs"]) == 0
     assert (elsewhere / "figs" / "user_history.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("history, why", [
+    ("object", r"Object arrays cannot be loaded"),
+    ("text", r"not a NumPy \.npz archive"),
+    ("strings", r"column 'time \[s\]' holds <U1, not numbers"),
+], ids=["object array", "70 bytes of text", "strings"])
+def test_plot_of_a_history_that_is_not_one_says_so_in_one_line(tmp_path, capsys, history, why):
+    import re
+
+    import numpy as np
+
+    out = tmp_path / "r"
+    assert main(["run", "sdnd101", "--out", str(out), "--quiet"]) == 0
+    path = out / "history.npz"
+    if history == "text":
+        path.write_bytes(b"x" * 69 + b"\n")
+    else:
+        column = np.array([{"not": "numbers"}, 1], dtype=object) if history == "object" else np.array(["a", "b"])
+        np.savez(path, **{"time [s]": column})
+    capsys.readouterr()
+    assert main(["plot", str(out), "--out", str(tmp_path / "figs")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith(f"fem2d: error: {path}: not a fem2d history ("), err
+    assert re.search(why, err), err
+    assert not (tmp_path / "figs").exists()

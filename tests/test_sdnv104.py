@@ -162,6 +162,14 @@ def test_code_asters_penalty_coefficients_penetrate_as_expected():
     assert 5e-5 < r.quantities["max_penetration"] < 3e-4
 
 
+def test_a_penalty_coefficient_far_above_the_body_stiffness_is_warned_of():
+    """e_n = 1e20 N/m is 4.8e8 times E x thickness: round-off moves x(t) by 1e-4 of it."""
+    sets = {"contact.method": "penalty", "time.end": 0.1, "time.extrapolate": False, "references": []}
+    warned = fem2d.run("sdnv104a", {**sets, "contact.e_n": 1e20}).warnings
+    assert any(w.startswith("contact.e_n: 1e+20 N/m is 4.8e+08 times the slave body's E x thickness") for w in warned)
+    assert not any("contact.e_n" in w for w in fem2d.run("sdnv104a", {**sets, "contact.e_n": 1e17}).warnings)
+
+
 def test_energy_balance_closes_for_average_acceleration():
     q = run("sdnv104a", time__scheme="newmark").quantities
     assert abs(q["energy_drift"]) < 1e-3  # energy_drift superseded energy_balance_error (issue 10)

@@ -83,3 +83,15 @@ def test_refining_seg2_edges_on_quadratic_cells_names_the_group(tmp_path):
     write_mesh(mesh, tmp_path / "mixed.msh")
     with pytest.raises(InputError, match=r"mesh.refine: .*mixed.msh.*group 'FSUP' holds seg2 edges on cells"):
         build_system(load_case(_case(tmp_path, "mixed.msh", "tri6").path, {"mesh.refine": 1}))
+
+
+def test_coordinates_too_large_for_the_element_areas_are_one_line_naming_the_file(tmp_path, capsys):
+    from fem2d.cli import main
+
+    m = to_meshio(BUILDERS["sliding_block"]())
+    m.points = m.points * 1e200
+    meshio.write(tmp_path / "huge.msh", m, file_format="gmsh22", binary=False)
+    path = _case(tmp_path, "huge.msh").path
+    assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"fem2d: error: {path}: mesh.file: coordinates reach 2e+201 m"), err

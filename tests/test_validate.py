@@ -189,3 +189,24 @@ def test_records_come_back_in_suite_order_when_submitted_longest_first(tmp_path)
     assert executor.labels == labels[::-1]  # submitted longest first
     assert [r.label for r in again.records] == labels  # reported in suite order
     assert [r.quantities for r in again.records] == [r.quantities for r in first.records]
+
+
+def test_a_variant_on_a_solver_not_installed_is_said_not_run(write_tiny_case, tmp_path, monkeypatch, capsys):
+    import dataclasses
+
+    from fem2d.cli import main
+    from fem2d.linalg import base, get_solver
+
+    missing = dataclasses.replace(get_solver("superlu"), name="absent", available_fn=lambda: False,
+                                  install="install it so")
+    monkeypatch.setitem(base._REGISTRY, "absent", missing)
+    case = write_tiny_case(VARIANTS.split("[[validation]]\nlabel = \"steps\"")[0])  # the "default" variant only
+    s = suite([case], tmp_path / "v")
+    assert "default, superlu" in [spec.label for spec in s.specs]
+    assert "default, absent" not in [spec.label for spec in s.specs]
+    note = "tinybeam [default, absent]: linear solver 'absent' is not installed; install it so"
+    assert note in s.unavailable
+    out = tmp_path / "report"
+    main(["validate", case, "--out", str(out), "--workers", "1", "--no-plots", "--quiet"])
+    assert f"fem2d validate: note: not run: {note}" in capsys.readouterr().err.splitlines()
+    assert f"- {note}" in (out / "report.md").read_text()

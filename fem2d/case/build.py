@@ -21,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.case.usage import CONTACT_METHOD_KEYS, SCHEME_KEYS
@@ -105,6 +107,8 @@ class BuiltCase:
 
     analysis: DirectAnalysis | StaticAnalysis | ModalAnalysis
     keys: CaseKeys
+    #: what the settings make the run distrust (added to the result's warnings)
+    warnings: list[str] = field(default_factory=list)
 
 
 #: Polynomial order of each 2D cell kind: a mesh file may mix triangles and quadrangles of
@@ -161,6 +165,23 @@ def build_mesh(case: Case) -> Mesh:
         raise case.error(key, message) from None
 
 
+#: The largest coordinate (m) a mesh may hold: element areas and masses go as its square, which
+#: overflows double precision (1.8e308) beyond about 1.3e154 m.
+LARGEST_COORDINATE = 1e150
+
+
+def check_coordinate_scale(case: Case, mesh: Mesh) -> None:
+    """A mesh whose coordinates are too large for the element areas to be computed is an
+    InputError on ``mesh.file`` (or ``mesh.params``), not a singular matrix later."""
+    coordinates = np.abs(mesh.points[:, :2])
+    finite = coordinates[np.isfinite(coordinates)]
+    largest = float(finite.max(initial=0.0))
+    if largest > LARGEST_COORDINATE:
+        key = "mesh.file" if case.mesh_file is not None else "mesh.params"
+        raise case.error(key, f"coordinates reach {largest:.3g} m: the element areas (their squares) overflow "
+                         f"double precision; expected coordinates in metres, at most {LARGEST_COORDINATE:g}")
+
+
 def time_function(case: Case, name: str, key: str | None = None) -> TimeFunction:
     """The ``[functions.NAME]`` table as a callable of time (``key``: the
     setting that names it, for the error when there is no such table)."""
@@ -187,7 +208,9 @@ def build_model(case: Case, keys: CaseKeys) -> Model:
     """The case's :class:`Model`: mesh, bodies, supports, springs, point
     masses, loads, initial conditions and contact zones."""
     s = case.settings
-    mesh = build_mesh(case)
+    with np.errstate(over="ignore", invalid="ignore"):  # huge coordinates: said by the check that follows, in one line
+        mesh = build_mesh(case)
+    check_coordinate_scale(case, mesh)
     section = {"hypothesis": "model.hypothesis", "thickness": "model.thickness", "lumped_mass": "model.lumped_mass"}
     bodies = [
         keys.make(Body, f"materials[{i}]", section, group=mat["group"], E=mat["E"], nu=mat["nu"], rho=mat["rho"],
@@ -245,6 +268,38 @@ DIRECT_KEYS = {"scheme": "time.scheme", "modified_mass": "time.scheme", "solver"
 STATIC_KEYS = {"solver": "solver.linear", "regularization": "solver.regularization"}
 POST_KEYS = {"window": "post.window", "impact_threshold": "post.threshold", "impact_quiet": "post.quiet",
              "energy_tolerance": "post.energy_tolerance"}
+
+
+#: A given penalty coefficient ``contact.e_n`` (N/m per node) as a multiple of the slave body's
+#: stiffness scale, E x thickness (N/m; the default coefficient is 100 times it). Measured on
+#: sdnv104a (x at 3.40 s): up to 5e6 times the answer is that of 1e3 times to 1e-6 of it; at 5e7
+#: times round-off moves it by 1.5e-4 of its value (warned above PENALTY_WARN), at 5e10 times by
+#: 4e-3, at 5e12 times by half of it, and at 5e14 times the matrix is singular (refused above
+#: PENALTY_LIMIT: the body's own stiffness is lost in the penalty's round-off).
+PENALTY_WARN = 1e7
+PENALTY_LIMIT = 1e10
+
+
+def penalty_scale_warnings(case: Case, model: Model) -> list[str]:
+    """Warnings for the given ``contact.e_n`` above :data:`PENALTY_WARN` times the slave body's
+    E x thickness; above :data:`PENALTY_LIMIT` times, an InputError naming the key."""
+    warnings = []
+    for (i, table), contact in zip(contact_zone_tables(case), model.contacts, strict=True):
+        e_n = table.get("e_n")
+        if table.get("method") != "penalty" or e_n is None or contact.slave not in model.mesh.groups:
+            continue  # (a missing group is said where the zone is built, naming its key)
+        body = model.body_of(model.mesh.group(contact.slave).nodes)
+        scale = model.slave_modulus(contact) * (body.thickness if body is not None else 1.0)
+        if not scale > 0.0 or e_n <= PENALTY_WARN * scale:
+            continue
+        key = contact_key(case, i, "e_n")
+        said = (f"{e_n:g} N/m is {e_n / scale:.2g} times the slave body's E x thickness ({scale:g} N/m); "
+                f"expected at most {PENALTY_WARN:g} times ({PENALTY_WARN * scale:.3g} N/m; the default is 100 times)")
+        if e_n > PENALTY_LIMIT * scale:
+            raise case.error(key, f"{said}: above {PENALTY_LIMIT:g} times the body's stiffness is lost in the "
+                             "penalty's round-off (a wrong answer or a singular matrix)")
+        warnings.append(f"{key}: {said}: above that, round-off of the contact solve shows in the answer")
+    return warnings
 
 
 def contact_key(case: Case, index: int, key: str) -> str:
@@ -379,6 +434,7 @@ def build_analysis(case: Case) -> BuiltCase:
     s = case.settings
     keys = CaseKeys(case)
     model = build_model(case, keys)
+    warnings = penalty_scale_warnings(case, model)
     t = s["time"]
     stepping = keys.make(TimeStepping, "time", dt=t["dt"], end=t["end"], cut_factor=t["cut_factor"],
                          min_dt=t["min_dt"], events=t["events"],
@@ -399,7 +455,7 @@ def build_analysis(case: Case) -> BuiltCase:
             analysis = keys.make(StaticAnalysis, "", STATIC_KEYS, model=model, stepping=stepping,
                                  solver=s["solver"]["linear"], report=report,
                                  regularization=s["solver"]["regularization"])
-            return BuiltCase(analysis, keys)
+            return BuiltCase(analysis, keys, warnings)
         from fem2d.runs.direct import DirectAnalysis
 
         initial = None
@@ -422,7 +478,7 @@ def build_analysis(case: Case) -> BuiltCase:
         analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme,
                              solver=s["solver"]["linear"], report=report, modified_mass=modified_mass,
                              initial=initial)
-        return BuiltCase(analysis, keys)
+        return BuiltCase(analysis, keys, warnings)
     from fem2d.runs.modal import ModalAnalysis
 
     obstacles = []

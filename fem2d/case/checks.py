@@ -82,7 +82,8 @@ def check_settings(case: Case) -> None:
     Times of ``report.at_times`` and ``post.window`` inside [0, ``time.end``];
     contact slave and master distinct groups; ``contact.tolerance`` above
     round-off; an obstacle with a positive normal stiffness; Newmark's
-    ``time.gamma`` at least 1/2 (below, every mode grows, whatever the step).
+    ``time.gamma`` at least 1/2 (below, every mode grows, whatever the step);
+    an ``exact.model`` that fem2d has.
     """
     s = case.settings
     _inside_run(case, "report.at_times", list(s["report"]["at_times"]))
@@ -112,6 +113,13 @@ def check_settings(case: Case) -> None:
     if s["case"]["kind"] == "direct" and time["scheme"] == "newmark" and time["gamma"] < 0.5:
         raise case.error("time.gamma", f"{time['gamma']:g} < 1/2 makes Newmark amplify every mode (unstable "
                          "at any step); expected gamma >= 0.5")
+    model = s["exact"].get("model")
+    if model is not None:
+        from fem2d.case.exact_models import EXACT_MODELS  # the models import the case layer
+
+        if model not in EXACT_MODELS:
+            raise case.error("exact.model", f"unknown exact model {model!r}; expected one of "
+                             f"{', '.join(sorted(EXACT_MODELS))}")
     _check_static_settings(case)
 
 

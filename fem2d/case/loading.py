@@ -44,6 +44,8 @@ def case_path(name_or_path: str | os.PathLike) -> Path:
     text = str(name_or_path)
     path = Path(text)
     if path.suffix == ".toml" or os.sep in text or "/" in text:
+        if path.is_dir():
+            raise InputError(f"{path}: is a directory; expected a case file (a .toml file)")
         if not path.is_file():
             raise InputError(f"{path}: case file not found")
         return path
@@ -307,10 +309,12 @@ def _plain(value: Any) -> Any:
 
 def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
     spec = lookup(SCHEMA, key)
-    if spec is None or isinstance(spec, Table | TableList | TableOrList) and not isinstance(value, dict | list):
+    if spec is None:
         from fem2d.case.keys import did_you_mean
 
         raise OverrideError(where, key, f"unknown key{did_you_mean(key)}")
+    if isinstance(spec, Table | TableList | TableOrList) and not isinstance(value, dict | list):
+        raise OverrideError(where, key, _a_table(key, spec))
     parts = key.split(".")
     node: Any = data
     for i, part in enumerate(parts[:-1]):
@@ -337,6 +341,18 @@ def _apply_override(data: dict, key: str, value: Any, where: str) -> None:
         node[int(last)] = value
     else:
         node[last] = value
+
+
+def _a_table(key: str, spec: Table | TableList | TableOrList) -> str:
+    """What to say of a table given a single value: ``time is a table; set one of its
+    keys, e.g. time.dt``."""
+    table = spec if isinstance(spec, Table) else spec.table
+    names = list(table.fields)
+    settable = [n for n in names if n not in ("name", "group", "label", "type")]  # what names a table, not its values
+    example = next((n for n in ("dt", "E", "value", "method") if n in names), (settable or names or ["NAME"])[0])
+    if isinstance(spec, TableList):
+        return f"{key} is a list of tables; set a key of one of them, e.g. {key}.0.{example}"
+    return f"{key} is a table; set one of its keys, e.g. {key}.{example}"
 
 
 def load_case(name_or_path: str | os.PathLike, overrides: Mapping[str, Any] | Iterable[str] = ()) -> Case:
@@ -472,6 +488,11 @@ def _check_consistency(case: Case) -> None:
         raise case.error("time.end", "missing; expected a number > 0 (s)")
     if s["time"]["dt"] > s["time"]["end"]:
         raise case.error("time.dt", f"{s['time']['dt']} is larger than time.end = {s['time']['end']}")
+    min_dt = s["time"].get("min_dt")
+    if min_dt is not None and min_dt > s["time"]["dt"]:
+        default = " (its default)" if min_dt == lookup(SCHEMA, "time.min_dt").default else ""
+        raise case.error("time.min_dt", f"{min_dt} s{default} is larger than time.dt = {s['time']['dt']} s; "
+                         "expected the smallest step a failed step may be cut to, at most time.dt")
     if s["case"]["kind"] in ("direct", "static"):
         mesh = s["mesh"]
         if (mesh.get("geometry") is None) == (mesh.get("file") is None):

@@ -190,7 +190,8 @@ CONTACT = Table(
         "circle": Optional(inner=CIRCLE, doc="a rigid circle master (centre, radius), optionally moving"),
         "mu": Real(default=0.0, min=0.0, doc="Coulomb coefficient"),
         # the method's options: their ranges are checked by the contact layer (fem2d.contact.check_options)
-        "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h)"),
+        "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h); above 1e7 x "
+                        "the slave body's E x thickness a warning (round-off), above 1e10 x refused"),
         "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0"),
         "integration": String(
             default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss)"
@@ -233,7 +234,7 @@ TIME = Table(
             default=False,
             doc="split a step at an impact or a release inside it (impact problems: energy kept by the modified mass)",
         ),
-        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts"),
+        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts (at most time.dt)"),
         "stick_slip": Boolean(
             default=True,
             doc="split a step where a sliding contact stops or reverses and restart the scheme there "
@@ -412,7 +413,8 @@ VARIANT = Table(
         "set": Table(open_keys=Any_(), doc="dotted key -> value, as --set"),
         "grid": Table(open_keys=Array(item=Any_(), min_length=1), doc="dotted key -> list of values: one run each"),
         "solvers": String(
-            default="default", choices=("default", "installed"), doc="installed: one run per installed linear solver"
+            default="default", choices=("default", "installed"),
+            doc="installed: one run per installed linear solver (those not installed are noted as not run)",
         ),
     }
 )

@@ -65,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             # warning: ...), not a second time as Python's; workers forked here inherit this
             warnings.simplefilter("ignore", Fem2dWarning)
             status = args.func(args)
-        sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+        if sys.stdout is not None:  # None: started with stdout closed, nothing to flush
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
         if script:  # the work is done and said: a Ctrl-C now would only interrupt the interpreter's exit
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         return status
@@ -108,6 +109,26 @@ def _quiet_broken_pipe() -> int:
     return 141
 
 
+def _reopen_closed_streams() -> None:
+    """Point a standard stream the shell closed (``fem2d run ... >&-``) at the null device.
+
+    Python then has ``sys.stdout`` (or ``sys.stderr``) set to None; what fem2d says there is
+    dropped, as the user asked, and the run's exit status stays that of its work. The file
+    descriptor itself is taken too, so no file the run opens becomes descriptor 1 or 2
+    (where a library's own output would land in it).
+    """
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            if devnull != fd:
+                os.dup2(devnull, fd)
+                os.close(devnull)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "w", closefd=False))  # noqa: SIM115 (the process's stream, never closed)
+
+
 def script() -> None:
     """The ``fem2d`` console script: :func:`main`, then a fast exit.
 
@@ -116,6 +137,7 @@ def script() -> None:
     the interpreter's teardown after numba and MKL (0.25 s of a 0.5 s small run)
     is skipped once stdout and stderr are flushed.
     """
+    _reopen_closed_streams()
     status = main()
     try:
         sys.stdout.flush()

@@ -33,8 +33,8 @@ def _add_run(sub) -> None:
     p.add_argument(
         "--vtu",
         nargs="?",
-        type=int,
-        const=0,
+        type=_stride,
+        const="auto",
         default=None,
         metavar="STRIDE",
         help="also write a VTU time series with a .pvd index (every STRIDE steps; default: about 200 frames)",
@@ -42,6 +42,16 @@ def _add_run(sub) -> None:
     p.add_argument("--plot", action="store_true",
                    help="also draw the run's figures (PNG) in DIR: reported dof with the exact curve, forces, energy")
     p.set_defaults(func=_cmd_run)
+
+
+def _stride(text: str) -> int | str:
+    """The value of ``--vtu``: a number of steps, or "auto" (what a bare ``--vtu`` means)."""
+    import argparse
+
+    try:
+        return text if text == "auto" else int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of steps >= 1, got {text!r}") from None
 
 
 def _cmd_run(args) -> int:
@@ -52,14 +62,15 @@ def _cmd_run(args) -> int:
 
     case = load_case(args.case, args.overrides)
     if args.vtu is not None:
-        if args.vtu < 0:
+        stride = 0 if args.vtu == "auto" else args.vtu  # 0: automatic, only when no stride is given
+        if args.vtu != "auto" and args.vtu < 1:
             raise InputError(f"--vtu {args.vtu}: expected a stride >= 1 (or none for automatic)")
         if case.kind == "modal":
             raise InputError(f"--vtu: {case.name} is a {case.kind} case; VTU output needs a direct or static "
                              "(finite-element) run")
         from fem2d.io.vtu import auto_stride
 
-        case = case.with_snapshots(args.vtu or case.snapshots or auto_stride(case))
+        case = case.with_snapshots(stride or case.snapshots or auto_stride(case))
     out = Path(args.out) if args.out is not None else default_output_dir(case)
     check_output_dir(out)  # a directory that cannot be written fails now, not after the run
     with ProgressBar(case.name, case.end_time, enabled=not args.quiet) as bar:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from fem2d.cli.interrupts import Interrupted, after_runs, said_on_interrupt
-from fem2d.errors import FieldError, InputError
+from fem2d.errors import FieldError, InputError, OverrideError
 
 
 def _add_common(p, workers_default: int | None, workers_help: str) -> None:
@@ -60,23 +60,39 @@ class _RunsProgress:
 def _execute(specs, executor, label: str, quiet: bool, runner=None):
     """Run specs with a progress bar: on ``executor`` by run_all, or by
     ``runner(specs, on_done)`` (a Dask cluster)."""
+    import time
+
     from fem2d.studies.execution import run_all
 
     progress = _RunsProgress(label, quiet)
     progress.start(len(specs))
-    done = [0]
+    reported: set[str] = set()  # the runs reported finished, by output directory (or label)
+    start_ns = time.time_ns()
 
     def on_done(n: int, record) -> None:
-        done[0] = n
+        reported.add(record.spec.out_dir or record.label)
         progress.done(n, record)
 
     try:
         return runner(specs, on_done) if runner is not None else run_all(specs, executor, on_done)
     except KeyboardInterrupt:
-        raise Interrupted(f"fem2d: {label} interrupted after {done[0]} of {len(specs)} runs; the finished runs "
-                          "kept their result.json, the others and the summary table were not written") from None
+        # counted once every writer has stopped: a run may have written its result.json as the
+        # signal came, before it was reported
+        finished = reported | {s.out_dir for s in specs if _written_since(s.out_dir, start_ns)}
+        raise Interrupted(f"fem2d: {label} interrupted after {len(finished)} of {len(specs)} runs; the finished "
+                          "runs kept their result.json, the others and the summary table were not written") from None
     finally:
         progress.close()
+
+
+def _written_since(out_dir: str | None, start_ns: int) -> bool:
+    """Whether ``out_dir/result.json`` was written at or after ``start_ns`` (ns since the epoch)."""
+    if out_dir is None:
+        return False
+    try:
+        return (Path(out_dir) / "result.json").stat().st_mtime_ns >= start_ns
+    except OSError:
+        return False
 
 
 def _add_validate(sub) -> None:
@@ -119,6 +135,8 @@ def _cmd_validate(args) -> int:
         print(format_table(HEADER, result.rows, max_width=48))
         for note in result.skipped:
             print(f"not run: {note}")
+        for note in result.unavailable:
+            print(f"fem2d validate: note: not run: {note}", file=sys.stderr)
         _print_failures(result.records)
         if args.no_plots:
             path = root / "report.md"
@@ -210,12 +228,16 @@ def _run_local(specs, args, label: str):
 
 
 def _history_plot(records, path: Path, title: str) -> Path | None:
+    """The reported displacement of every run against time, over the reference curve
+    (modal runs: their first modal coordinate); None when no run finished."""
     from fem2d.case.references import reference_curve
     from fem2d.io import plots
 
     ok = [r for r in records if r.error is None and "u" in r.histories]
-    if not ok:
-        return None
+    if not ok:  # modal runs: their first modal coordinate
+        modal = [r for r in records if r.error is None and "q_1" in r.histories]
+        series = [(r.label, r.histories["time"], r.histories["q_1"]) for r in modal]
+        return plots.plot_histories(series, path, None, "modal coordinate q_1", title) if series else None
     series = [(r.label, r.histories["time"], r.histories["u"]) for r in ok]
     case = ok[0].run_case
     return plots.plot_histories(series, path, reference_curve(case), case.reported_dof, title)
@@ -223,7 +245,9 @@ def _history_plot(records, path: Path, title: str) -> Path | None:
 
 def _impact_plots(records, root: Path, case) -> list[Path]:
     """With contact: the contact force and the energy drift of every run
-    overlaid on the exact curves (the bar cases' force, a constant energy)."""
+    overlaid on the exact curves (the bar cases' force, a constant energy).
+    A run without an energy history (a modal run) is left out of the energy
+    plot, which is not drawn when no run has one."""
     from fem2d.case.exact_impacts import exact_force_curve
     from fem2d.io import plots
     from fem2d.post.energy import energy_balance, energy_scale
@@ -232,16 +256,22 @@ def _impact_plots(records, root: Path, case) -> list[Path]:
     if not ok:
         return []
     forces = [(r.label, r.histories["time"], r.histories["normal_force"]) for r in ok]
+    figures = [plots.plot_impact_forces(forces, root / "compare_force.png", f"{case.name}: contact force",
+                                        exact=exact_force_curve(case))]
     drifts = []
     for r in ok:
+        if not ENERGY_TERMS <= r.histories.keys():
+            continue
         balance = energy_balance(r.histories)
         scale = energy_scale(balance) or 1.0
         drifts.append((r.label, r.histories["time"], balance["imbalance"] / scale))
-    return [
-        plots.plot_impact_forces(forces, root / "compare_force.png", f"{case.name}: contact force",
-                                 exact=exact_force_curve(case)),
-        plots.plot_energy_drifts(drifts, root / "compare_energy.png", f"{case.name}: energy"),
-    ]
+    if drifts:
+        figures.append(plots.plot_energy_drifts(drifts, root / "compare_energy.png", f"{case.name}: energy"))
+    return figures
+
+
+#: The histories the energy balance of a run is made of (a direct run has them, a modal run not).
+ENERGY_TERMS = frozenset({"kinetic", "elastic", "springs", "work_loads"})
 
 
 def _print_failures(records) -> None:
@@ -328,6 +358,8 @@ def _cmd_study(args) -> int:
 
     if not args.grid:
         raise InputError("study: give at least one --grid KEY=V1,V2,...")
+    if not args.timeout > 0:  # nan too
+        raise InputError(f"--timeout {args.timeout}: expected a number of seconds > 0")
     if args.scheduler is not None and args.workers is not None and args.scheduler != "local":
         raise InputError("study: give --workers (local processes) or --scheduler (a Dask cluster), not both")
     overrides = parse_overrides(args.overrides)
@@ -335,15 +367,16 @@ def _cmd_study(args) -> int:
     case = load_case(args.case, overrides)
     root = Path(args.out) if args.out is not None else Path("results") / case.name / "study"
     specs = grid_specs(args.case, grid, overrides, root)
-    load_case(args.case, specs[0].overrides)  # unknown keys fail here, once
+    _check_grid_values(args.case, specs, grid)
     check_output_dir(root)
-    if args.scheduler == "local":
-        from fem2d.studies.execution import dask_executor
+    if args.scheduler == "local":  # as on a remote cluster: the client writes, nothing after a Ctrl-C
+        from fem2d.studies.cluster import local_cluster, run_on_cluster
 
         records = None
         try:
-            with dask_executor(args.scheduler, _workers(args.workers)) as executor:
-                records = _execute(specs, executor, "study", args.quiet)
+            with local_cluster(_workers(args.workers)) as client:
+                records = _execute(specs, None, "study", args.quiet,
+                                   lambda s, done: run_on_cluster(s, client, done, args.timeout))
         except KeyboardInterrupt as exc:  # closing the cluster, once every run had finished?
             if records is None or isinstance(exc, Interrupted):
                 raise
@@ -351,8 +384,6 @@ def _cmd_study(args) -> int:
     elif args.scheduler is not None:  # a cluster sharing nothing with us: cases by content, results back here
         from fem2d.studies.cluster import connect, run_on_cluster
 
-        if args.timeout <= 0:
-            raise InputError(f"--timeout {args.timeout}: expected a number of seconds > 0")
         client = connect(args.scheduler)
         try:
             records = _execute(specs, None, "study", args.quiet,
@@ -371,6 +402,23 @@ def _cmd_study(args) -> int:
         print(f"wrote {csv_path} ({len(records)} runs, {sum(r.error is not None for r in records)} failed"
               + (f", {nook} with a NOOK check)" if nook else ")"))
     return 0 if all(r.passed for r in records) else 1  # a NOOK row fails the study as it fails fem2d run
+
+
+def _check_grid_values(case: str, specs, grid: dict[str, list[Any]]) -> None:
+    """Load the case of every run of the grid before any runs: a key or a value the
+    case cannot take is one line naming ``--grid`` and the value, not a failed run.
+    (The fixed ``--set`` overrides were checked already, so the grid is at fault.)"""
+    from fem2d.case.loading import load_case
+
+    for spec in specs:
+        try:
+            load_case(case, spec.overrides)
+        except OverrideError as exc:
+            if exc.key in grid:
+                raise InputError(exc.worded("--grid")) from None
+            raise InputError(f"--grid {spec.label}: {exc.worded('--set')}") from None  # a --set key at this point
+        except InputError as exc:
+            raise InputError(f"--grid {spec.label}: {exc}") from None
 
 
 # --- the text of --grid and --levels ----------------------------------------------------------------

@@ -39,7 +39,11 @@ the answer; a load path alone cannot hold a body before it touches.
 
 A model with a free mode and no contact at all is singular whatever the
 loads: :func:`free_modes` finds it before anything is solved, and the run
-stops with an error naming the supports.
+stops with an error naming the supports. A load that pulls such a body off its
+contact has no equilibrium either: once every contact is open, each iteration
+moves the body the same distance further away; a few such iterations in a row
+(every contact open, the smallest gap growing) raise :class:`UnheldBody`, which
+names the load that pulls, instead of cutting the step down to ``min_dt``.
 """
 
 from __future__ import annotations
@@ -52,8 +56,23 @@ import scipy.sparse as sp
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 from fem2d.dynamics.schemes import StaticScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState
+from fem2d.errors import ConvergenceError
 from fem2d.linalg.base import Factorization, SolverBackend
 from fem2d.model.system import System
+
+#: Iterations in a row with every contact open and the smallest gap growing after which a body
+#: that only contact holds is known to be pulled away (it drifts by the same step each iteration).
+OPEN_AND_RECEDING = 5
+
+
+class UnheldBody(ConvergenceError):
+    """No static equilibrium at load level ``t``: nothing holds a body once its contact opens.
+    ``load`` is the index in ``System.loads`` of the load that pulls it away most (None: no
+    load does, a prescribed motion moves it)."""
+
+    def __init__(self, t: float, load: int | None) -> None:
+        self.t, self.load = t, load
+        super().__init__(f"no static equilibrium at t = {t:.9g} s: nothing holds the body once its contact opens")
 
 
 def rigid_modes(points: np.ndarray, nodes: np.ndarray) -> np.ndarray:
@@ -137,6 +156,9 @@ class StaticStepper(NewmarkStepper):
         below which the iterations stop.
     max_iter
         Most iterations in a step before it fails (and is cut).
+    modes
+        The free rigid-body modes (:func:`free_modes`), to name the load that pulls a
+        body away (:class:`UnheldBody`).
     """
 
     def __init__(
@@ -147,9 +169,11 @@ class StaticStepper(NewmarkStepper):
         regularization: float = 0.0,
         tolerance: float = 1e-10,
         max_iter: int = 200,
+        modes: list[np.ndarray] | None = None,
     ) -> None:
         super().__init__(system, StaticScheme(), backend, contact)
         self.regularization = regularization
+        self.modes = list(modes) if modes is not None else []
         self.tolerance = tolerance
         self.max_iter = max_iter
         self.proximal_iterations = 0
@@ -181,6 +205,7 @@ class StaticStepper(NewmarkStepper):
         shift = np.zeros_like(state.u)
         load_scale = float(np.max(np.abs(self.force_free(t_new)), initial=0.0))
         residual = np.inf
+        receding, last_gap = 0, np.inf
         for _ in range(self.max_iter):
             du, contact_force, solution = self.contact.solve(
                 dt, factor, rhs + self._spring * shift, state.u, state.contact, self.counters, (state.t, t_new)
@@ -194,4 +219,24 @@ class StaticStepper(NewmarkStepper):
                 zero = np.zeros_like(du)
                 return StepState(t_new, state.u + du, zero, zero, solution.state, contact_force, solution,
                                  state.internal_force + s.K_free @ du)
+            gap = float(np.min(solution.gap, initial=np.inf))
+            receding = receding + 1 if not np.any(contact_force) and np.isfinite(gap) and gap > last_gap else 0
+            last_gap = gap
+            if receding >= OPEN_AND_RECEDING:
+                raise UnheldBody(t_new, self.pulling_load(t_new))
         raise StepFailed(residual, self.max_iter)
+
+    def pulling_load(self, t: float) -> int | None:
+        """The index of the load that pushes hardest along a free mode, in the
+        direction of the loads' sum along it (None without loads along the modes)."""
+        s = self.system
+        if not self.modes or not s.loads:
+            return None
+        vectors = s._free_load_vectors()
+        along = np.array([[load.function(t) * float(v @ r) for load, v in zip(s.loads, vectors)]
+                          for r in self.modes])  # (modes, loads)
+        mode = int(np.argmax(np.abs(along.sum(axis=1))))
+        total = along[mode].sum()
+        if total == 0.0:
+            return None
+        return int(np.argmax(along[mode] * np.sign(total)))

@@ -189,7 +189,8 @@ def run(
 
         cache = ReferenceCache.default() if cache else None
     checks, unchecked = checks_for(case, result.quantities, result.fields.system, cache)
-    result = dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked)
+    result = dataclasses.replace(result, timing=timing, case=case, checks=checks, unchecked=unchecked,
+                                 warnings=[*built.warnings, *result.warnings])
     return finished(result, case.where, strict)
 
 

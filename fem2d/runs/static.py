@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.schemes import StaticScheme, TimeScheme
-from fem2d.dynamics.static import StaticStepper, free_modes
+from fem2d.dynamics.static import StaticStepper, UnheldBody, free_modes
 from fem2d.dynamics.stepper import NewmarkStepper
 from fem2d.errors import ModelError
 from fem2d.linalg.base import SolverBackend
@@ -101,12 +101,27 @@ class StaticAnalysis(DirectAnalysis):
                 f"{len(modes)} rigid-body motion(s) left free and no contact to hold them: "
                 "the static problem is singular (add supports)",
             )
-        return StaticStepper(system, backend, coupling, self.regularization if modes else 0.0)
+        return StaticStepper(system, backend, coupling, self.regularization if modes else 0.0, modes=modes)
+
+    def _unheld(self, exc: UnheldBody) -> ModelError:
+        """The error of a body pulled off its contact, on the load that pulls it
+        (the case layer words it with that load's key)."""
+        said = (f"at t = {exc.t:.9g} s {{}} a body off its contact, and nothing else holds that body (its "
+                "supports leave it free): there is no static equilibrium; expected a load that presses the body "
+                "on its contact, or supports that hold it")
+        loads = list(self.model.loads)
+        if exc.load is None or exc.load >= len(loads):
+            return ModelError(self.model, "supports", said.format("a prescribed motion moves"))
+        load, said = loads[exc.load], said.format("it pulls")
+        return ModelError(load, "value" if hasattr(load, "value") else "vector", said)
 
     def compute(self, progress: Callable[[float], None] | None = None) -> Result:
         """The levels' equilibria; the quantities of motion in time (impacts,
         impulses, energy balance) are left out."""
-        result = super().compute(progress)
+        try:
+            result = super().compute(progress)
+        except UnheldBody as exc:
+            raise self._unheld(exc) from None
         result.fields.static = True
         result.quantities = {k: v for k, v in result.quantities.items() if not DYNAMIC_ONLY.search(k)}
         result.warnings = [w for w in result.warnings if not w.startswith(ENERGY_GREW)]

@@ -9,7 +9,8 @@ making progress (no worker, scheduler gone) fails after ``timeout`` seconds
 with one line. Ctrl-C cancels the futures: the scheduler drops every run and
 those not started never start (a run already computing on a worker finishes
 there and is discarded: Dask cannot stop a thread); the client writes nothing
-more (tests/test_dask_cluster.py).
+more (tests/test_dask_cluster.py). ``--scheduler local`` takes the same path on a
+LocalCluster of this machine (:func:`local_cluster`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import tempfile
 import time
 import tomllib
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -167,6 +168,56 @@ def run_on_cluster(
             client.cancel(list(futures))
         raise
     return [r for r in records if r is not None]
+
+
+@contextlib.contextmanager
+def local_cluster(workers: int | None = None) -> Iterator:
+    """A client on a LocalCluster of ``workers`` processes on this machine
+    (:func:`~fem2d.studies.execution.dask_executor`'s), for :func:`run_on_cluster`:
+    the client writes every run's files, so after a Ctrl-C nothing more is written.
+
+    The workers are started with Ctrl-C ignored (it reaches the terminal's whole
+    process group; the client decides, as with local processes): a Ctrl-C in the
+    second or two the cluster takes to start is not seen. Dask's log lines below
+    errors are not printed, and none once the study was interrupted (the cancelled
+    tasks, the workers stopped at close).
+    """
+    import logging
+    import signal
+
+    from fem2d.studies.execution import dask_executor
+
+    quiet = {"DASK_LOGGING__DISTRIBUTED": "error"}  # the workers' own loggers (read as they start)
+    saved = {name: os.environ.get(name) for name in quiet}
+    os.environ.update(quiet)
+    # ignored while the workers are spawned: they inherit it (a Python handler would not pass on)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        context = dask_executor("local", workers)
+        context.__enter__()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    from distributed import default_client
+
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield default_client()
+    except BaseException:
+        logger.setLevel(logging.CRITICAL + 1)  # the close of a cluster whose tasks were cancelled
+        with contextlib.suppress(Exception):
+            context.__exit__(None, None, None)
+        raise
+    else:
+        context.__exit__(None, None, None)
+    finally:
+        logger.setLevel(level)
 
 
 def _has_workers(client) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -52,16 +53,10 @@ def record_from_dir(path: str | os.PathLike) -> RunRecord:
     from fem2d.io.columns import without_unit
 
     histories: dict[str, np.ndarray] = {}
-    csv_path = path / "history.csv"
     if (path / "history.npz").is_file():
-        with np.load(path / "history.npz") as data:
-            histories = {without_unit(name): data[name] for name in data.files}
-    elif csv_path.is_file():
-        with csv_path.open(newline="", encoding="utf-8") as f:
-            rows = list(csv.reader(f))
-        if rows:
-            data = np.array(rows[1:], dtype=float).reshape(len(rows) - 1, len(rows[0]))
-            histories = {without_unit(name): data[:, i] for i, name in enumerate(rows[0])}
+        histories = {without_unit(name): column for name, column in read_history_npz(path / "history.npz").items()}
+    elif (path / "history.csv").is_file():
+        histories = {without_unit(name): column for name, column in read_history_csv(path / "history.csv").items()}
     overrides = doc.get("overrides") or {}
     spec = RunSpec(doc.get("case", path.name), dict(overrides), overrides_label(overrides))
     pressure = read_pressure_csv(path / "pressure.csv")
@@ -93,6 +88,44 @@ def run_figures(record: RunRecord, out_dir: str | os.PathLike) -> list[tuple[str
                                     None, "modal coordinate q_1", title)
         figures.append(("first modal coordinate against time", path))
     return figures
+
+
+def read_history_npz(path: Path) -> dict[str, np.ndarray]:
+    """The columns of a ``history.npz`` written by fem2d run: numeric arrays, never
+    unpickled. Anything else (text, pickled objects, a broken archive) is an
+    :class:`~fem2d.errors.InputError` naming the file."""
+    try:
+        with path.open("rb") as f:
+            if f.read(4) != b"PK\x03\x04":
+                raise InputError(f"{path}: not a fem2d history (not a NumPy .npz archive)")
+        with np.load(path, allow_pickle=False) as data:
+            columns = {name: data[name] for name in data.files}
+    except InputError:
+        raise
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(f"{path}: not a fem2d history ({_one_line(exc)})") from None
+    for name, column in columns.items():
+        if column.dtype.kind not in "biuf":
+            raise InputError(f"{path}: not a fem2d history (column {name!r} holds {column.dtype}, not numbers)")
+    return columns
+
+
+def read_history_csv(path: Path) -> dict[str, np.ndarray]:
+    """The columns of a ``history.csv`` (a header row, then numbers); a file that is
+    not one is an :class:`~fem2d.errors.InputError` naming it."""
+    try:
+        with path.open(newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        if not rows:
+            return {}
+        data = np.array(rows[1:], dtype=float).reshape(len(rows) - 1, len(rows[0]))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not a fem2d history ({_one_line(exc)})") from None
+    return {name: data[:, i] for i, name in enumerate(rows[0])}
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def read_pressure_csv(path: str | os.PathLike) -> tuple[list[str], list[list]] | None:

@@ -4,7 +4,8 @@ Each case file lists what ``fem2d validate`` runs in its ``[[validation]]``
 tables: a ``label``, fixed overrides ``set``, an optional ``grid`` (dotted
 key -> list of values; one run per combination) and ``solvers =
 "installed"`` for one run per installed direct solver. A variant to which no
-reference applies is skipped (and said so in the report). The runs go to a
+reference applies is skipped, and one on a solver that is not installed is not
+run (both said in the report; the command line notes the second on stderr). The runs go to a
 :mod:`concurrent.futures` executor (local processes by default); the result is
 code_aster's TEST_RESU table (reference, source, computed value, error,
 tolerance, OK/NOOK) and ``report.md`` with the table and the plots.
@@ -37,12 +38,15 @@ PLOT_HISTORIES = ("time", "u", "fn", "normal_force", "f_n", "kinetic", "elastic"
 @dataclass
 class Suite:
     """The variants to run, as :class:`RunSpec` (``label`` = variant label),
-    plus ``skipped`` notes (variants to which no reference applies). A case
-    file or a variant that does not load is kept: its run fails with the
-    loading error, so the suite reports it as a FAILED row."""
+    plus ``skipped`` notes (variants to which no reference applies) and
+    ``unavailable`` ones (variants of ``solvers = "installed"`` on a registered
+    solver whose package is not installed). A case file or a variant that does
+    not load is kept: its run fails with the loading error, so the suite reports
+    it as a FAILED row."""
 
     specs: list[RunSpec] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    unavailable: list[str] = field(default_factory=list)
 
 
 def _short(key: str, value: Any) -> str:
@@ -60,11 +64,11 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
     writes them as CSV)."""
     from fem2d.case.loading import builtin_cases, read_case, solver_override
     from fem2d.case.references import applicable
-    from fem2d.linalg import solver_names
+    from fem2d.linalg import get_solver, solver_names
     from fem2d.studies.study import _slug
 
     out = Suite()
-    installed = solver_names(installed_only=True)
+    known, installed = solver_names(), solver_names(installed_only=True)
     for name in cases or builtin_cases():
         try:
             source = read_case(name)  # read once; each variant's settings from it
@@ -75,7 +79,7 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
         case_name = base_case.name
         for variant in base_case.validation_variants():
             base, grid = variant.label, variant.grid
-            solvers = installed if variant.every_solver else [None]
+            solvers = known if variant.every_solver else [None]
             for values in itertools.product(*grid.values()):
                 point = dict(zip(grid, values))
                 for solver in solvers:
@@ -93,6 +97,10 @@ def suite(cases: Sequence[str] | None = None, root: str | os.PathLike | None = N
                         refs = None
                     if refs == []:
                         out.skipped.append(f"{case_name} [{label}]: no reference applies")
+                        continue
+                    if solver is not None and solver not in installed:
+                        out.unavailable.append(f"{case_name} [{label}]: linear solver {solver!r} is not installed; "
+                                               f"{get_solver(solver).install}")
                         continue
                     out.specs.append(RunSpec(name, overrides, label, run_dir, write_history=False,
                                              keep_histories=PLOT_HISTORIES))
@@ -113,7 +121,8 @@ def table_rows(records: Sequence[RunRecord]) -> list[list[str]]:
 
 @dataclass
 class Validation:
-    """The outcome: records in suite order, the skipped notes, wall time (s)."""
+    """The outcome: records in suite order, the skipped notes, wall time (s), the
+    variants not run for want of their solver."""
 
     records: list[RunRecord]
     skipped: list[str]
@@ -121,6 +130,7 @@ class Validation:
     workers: int | str
     #: per case, the (caption, path) of its figures when they were drawn during the runs
     figures: dict[str, list[tuple[str, Path]]] | None = None
+    unavailable: list[str] = field(default_factory=list)
 
     @property
     def rows(self) -> list[list[str]]:
@@ -198,7 +208,7 @@ def validate(
         if executor is None:
             pool.shutdown(wait=False, cancel_futures=True)
     workers_used = n if executor is None else type(executor).__name__
-    return Validation(records, s.skipped, time.perf_counter() - start, workers_used, figures)
+    return Validation(records, s.skipped, time.perf_counter() - start, workers_used, figures, s.unavailable)
 
 
 def longest_first(specs: Sequence[RunSpec]) -> list[int]:
@@ -377,8 +387,8 @@ def report_markdown(result: Validation, figures: dict[str, list[tuple[str, Path]
         if cells[-1] != "OK":
             cells[-1] = f"**{cells[-1]}**"
         lines.append("| " + " | ".join(cells) + " |")
-    if result.skipped:
-        lines += ["", "Not run:", ""] + [f"- {s}" for s in result.skipped]
+    if result.skipped or result.unavailable:
+        lines += ["", "Not run:", ""] + [f"- {s}" for s in [*result.unavailable, *result.skipped]]
     for case, figs in figures.items():
         if not figs:
             continue
