@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import TINY_CASE
 
 import fem2d
 from fem2d.case.loading import load_case
 from fem2d.cli import main
 from fem2d.errors import InputError
-from conftest import TINY_CASE
 
 ROOT = Path(__file__).resolve().parents[1]
 
