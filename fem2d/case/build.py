@@ -437,7 +437,7 @@ def build_analysis(case: Case) -> BuiltCase:
     warnings = penalty_scale_warnings(case, model)
     t = s["time"]
     stepping = keys.make(TimeStepping, "time", dt=t["dt"], end=t["end"], cut_factor=t["cut_factor"],
-                         min_dt=t["min_dt"], events=t["events"],
+                         min_dt=min(t["min_dt"], t["dt"]), events=t["events"],
                          stick_slip=t["stick_slip"], extrapolate=t["extrapolate"])
     if s["case"]["kind"] in ("direct", "static"):
         r = s["report"]
@@ -465,7 +465,7 @@ def build_analysis(case: Case) -> BuiltCase:
 
             phase = keys.make(TimeStepping, "preload", {"cut_factor": "time.cut_factor", "min_dt": "time.min_dt"},
                               dt=preload.get("dt") or preload["end"], end=preload["end"], cut_factor=t["cut_factor"],
-                              min_dt=t["min_dt"])
+                              min_dt=min(t["min_dt"], preload.get("dt") or preload["end"]))
             initial = keys.make(StaticAnalysis, "preload", STATIC_KEYS, model=model, stepping=phase,
                                 solver=s["solver"]["linear"], report=Report(),
                                 regularization=s["solver"]["regularization"])
