@@ -82,6 +82,14 @@ if TYPE_CHECKING:
     from fem2d.model.system import System
 
 
+#: a slip over a step below this many times the round-off of the contact's coordinates
+#: (4 ulp of the largest, the contact solver's own length floor) is no slip
+STILL_SLIP = 1e3
+#: sliding nodes carrying less than this share of their body's normal force in a zone do not
+#: move the body (its sticking nodes hold it)
+HELD_SHARE = 0.5
+
+
 class StickSlipLocator:
     """Finds where sliding contact nodes stop or reverse inside a step and
     restarts the scheme there (see the module docstring).
@@ -93,6 +101,19 @@ class StickSlipLocator:
     step is searched only when the mean slip rate at its start exceeds this
     fraction of the largest one seen (a node of a stuck elastic body can creep
     at its friction limit; its stop is not an event of the motion).
+
+    Nothing is searched, and no step is solved twice, where nothing slides:
+
+    * a slip is only a slip above the contact's stick tolerance: a step whose
+      slip rates, at its start and its end, move the nodes by less than
+      :data:`STILL_SLIP` times the round-off of the contact's coordinates
+      (:meth:`still_slip`) over the step holds no event (a block at rest: its
+      slip rates are round-off, 1e-16 m/s, whose signs change from step to step);
+    * a body held by its sticking nodes does not slide: sliding nodes that carry
+      less than :data:`HELD_SHARE` of the normal force of their body's nodes in
+      the zone creep at their friction limit (the corners of an elastic block
+      under its weight, on a support that vibrates without making it slip) and
+      are not searched.
 
     Counters: ``reversals`` (the slip reversed after the event), ``stops``
     (the contact stuck), ``trials`` (trial steps solved to locate them).
@@ -121,6 +142,10 @@ class StickSlipLocator:
         #: per zone: the free rows among ``rows``, in the order ``rows[rows >= 0]`` lists them
         self.free_rows = [rows[rows >= 0] for rows in self.rows]
         self.surfaces = [master_surface(zone) for zone in self.zones]
+        #: per zone: the body (:attr:`BodyTranslations.body_of_node`) of each slave node
+        self.slave_bodies = [bodies.body_of_node[zone.slave_nodes] for zone in self.zones]
+        size = max(float(np.abs(zone.reference[: zone.n_slave]).max(initial=0.0)) for zone in self.zones) or 1.0
+        self._still = STILL_SLIP * 4.0 * float(np.finfo(float).eps) * size
         self._step = 0.0
         self._speed_scale = 0.0
         self._recent: list[Sliding] = []
@@ -160,7 +185,7 @@ class StickSlipLocator:
         found = []
         for z, (zone, part) in enumerate(zip(self.zones, parts)):
             n = zone.n_slave
-            nodes = np.flatnonzero((part.status == SLIP) & (part.normal_force > 0.0))
+            nodes = np.flatnonzero(self._moving(z, part))
             if not len(nodes):
                 continue
             coords = zone.reference + self._boundary(z, state.u, self.coupling.prescribed_at(state.t))
@@ -177,6 +202,24 @@ class StickSlipLocator:
                 found.append(Sliding(item.zone, item.nodes[keep], item.tangent[keep], item.master_nodes[keep],
                                      item.weights[keep], item.sign[keep]))
         return found
+
+    def _moving(self, z: int, part: ContactSolution) -> np.ndarray:
+        """Which slave nodes of zone z slide in ``part`` (status SLIP, in contact) on a body their
+        sticking nodes do not hold: the sliding nodes of a body carry at least :data:`HELD_SHARE`
+        of the normal force of its nodes in the zone."""
+        force = np.maximum(part.normal_force, 0.0)
+        sliding = (part.status == SLIP) & (force > 0.0)
+        if not sliding.any():
+            return sliding
+        body = self.slave_bodies[z] + 1  # (0: nodes in no cell)
+        total = np.bincount(body, weights=force)
+        slides = np.bincount(body, weights=np.where(sliding, force, 0.0), minlength=len(total))
+        return sliding & (slides >= HELD_SHARE * total)[body]
+
+    def still_slip(self, h: float) -> float:
+        """The slip rate (m/s) below which a node is still over a step ``h``: :data:`STILL_SLIP`
+        times the round-off of the contact's coordinates (4 ulp of the largest), per ``h``."""
+        return self._still / h
 
     def slip_rates(self, state: StepState, item: Sliding) -> np.ndarray:
         """:math:`\\sigma_i s_i`: the slip rates of ``item``'s nodes at ``state`` along their signs."""
@@ -214,9 +257,11 @@ class StickSlipLocator:
             return None
         phi_a, phi_b = self.speed(start, sliding), self.speed(end, sliding)
         self._speed_scale = max(self._speed_scale, phi_a)
-        if phi_b > 0.0 or max(phi_a, -phi_b) <= self.min_speed * self._speed_scale:
-            return None  # sliding on, or a node creeping at its friction limit (an edge under a moment)
         h = end.t - start.t
+        if phi_b > 0.0 or max(phi_a, -phi_b) <= max(self.min_speed * self._speed_scale, self.still_slip(h)):
+            # sliding on, a node creeping at its friction limit (an edge under a moment), or still:
+            # slip rates of round-off, changing sign from step to step
+            return None
         a, b, fa, fb = 0.0, h, phi_a, phi_b
         best: StepState | None = None
         side = 0
@@ -353,6 +398,8 @@ class BodyTranslations:
         cells = [block.nodes for block in mesh.cells_of_dimension(2).values()]
         index = system.free_index
         self.mass = mass
+        #: the body (connected set of cells) of each mesh node, numbered from 0 (-1: in no cell)
+        self.body_of_node = np.full(mesh.n_nodes, -1, dtype=np.int64)
         self.modes: list[np.ndarray] = []
         self.masses: list[float] = []
         self._modes: np.ndarray | None = None
@@ -368,6 +415,7 @@ class BodyTranslations:
         _, label = connected_components(graph, directed=False)
         # the nodes of some cell, increasing (np.unique sorted the 4 n_cells entries: 0.15 s at level 6)
         used = np.flatnonzero(np.bincount(cols, minlength=mesh.n_nodes))
+        self.body_of_node[used] = np.unique(label[used], return_inverse=True)[1]
         momenta = []
         for body in np.unique(label[used]):
             nodes = used[label[used] == body]
