@@ -84,6 +84,19 @@ def test_the_block_stops_when_the_exact_one_does():
     check_rest(0.5, 8.0)
 
 
+def test_a_penalty_block_rests_when_it_stops_sliding():
+    """sdnv104b (penalty springs) run to rest at dt = 0.005: t_rest, the end of the contact's last
+    slip, within one step of the exact block's stop (4.6e-3 s early measured, where the block's
+    own velocity vanishes, t_ext_5). The contact springs ring after the stop: the reported velocity
+    stays above 1e-6 of its peak for another 0.059 s (t_still), where t_rest was before (7.4e-2 s late)."""
+    dt = 0.005
+    q = run("sdnv104b", time__end=8.7, time__dt=dt, time__extrapolate=False, report__extrema=5).quantities
+    t_stop = exact(0.3, 2e5, 8.7).rest()[0]
+    assert abs(q["t_rest"] - t_stop) < dt
+    assert q["t_rest"] == pytest.approx(q["t_ext_5"], abs=1e-9)
+    assert q["t_still"] > q["t_rest"] + 0.05
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("mu", "t_end"), [(0.4, 10.0), (0.3, 13.0), (0.2, 20.0), (0.1, 40.0)])
 def test_the_block_stops_when_the_exact_one_does_for_every_mu(mu, t_end):

@@ -275,7 +275,12 @@ SOLVER = Table(
 
 REPORT = Table(
     fields={
-        "node": Optional(inner=String(), doc="one-node group whose displacement is reported"),
+        "node": Optional(
+            inner=String(),
+            doc="one-node group whose displacement is reported (x_at_T, x_ext_k at t_ext_k; t_still: its velocity "
+            "falls below 1e-6 of its peak for good; with friction, t_rest: the contact stops sliding for good (from "
+            "then on its sliding nodes carry under half its normal force), and x_rest: the final displacement)",
+        ),
         "component": String(default="dx", choices=COMPONENTS, doc="component of the reported displacement"),
         "at_times": Array(item=Real(min=0.0), default=[], doc="s instants where x_at_T is reported"),
         "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),
