@@ -224,7 +224,12 @@ TIME = Table(
             default=0.0, min=0.0, max=1.0,
             doc="restitution coefficient e of the contact nodes (paoli_schatzman, moreau_jean)",
         ),
-        "dt": Optional(inner=Real(positive=True), doc="s time step (the initial one for adapt)"),
+        "dt": Optional(
+            inner=Real(positive=True),
+            doc="s time step (the initial and largest one for adapt); a modal run warns when its samples, every "
+            "time.dt x modal.archive, hold fewer than 50 points of the shortest period of its motion (a shock's, "
+            "kn closed, or the excitation's)",
+        ),
         "end": Optional(inner=Real(positive=True), doc="s final time"),
         "cut_factor": Integer(default=5, min=2, doc="a failed step is cut into this many"),
         "events": Boolean(
