@@ -88,6 +88,10 @@ STILL_SLIP = 1e3
 #: sliding nodes carrying less than this share of their body's normal force in a zone do not
 #: move the body (its sticking nodes hold it)
 HELD_SHARE = 0.5
+#: ... when their own slip over a step is also below this fraction of the body's slip rate times
+#: the step (the body's mean velocity is then its vibration on the stuck nodes, not a slip; nodes
+#: sliding with a decelerating body slip more than that)
+CREEP_SLIP = 1.0
 
 
 class StickSlipLocator:
@@ -111,9 +115,14 @@ class StickSlipLocator:
       slip rates are round-off, 1e-16 m/s, whose signs change from step to step);
     * a body held by its sticking nodes does not slide: sliding nodes that carry
       less than :data:`HELD_SHARE` of the normal force of their body's nodes in
-      the zone creep at their friction limit (the corners of an elastic block
-      under its weight, on a support that vibrates without making it slip) and
-      are not searched.
+      the zone, and whose own slip over the step before is below
+      :data:`CREEP_SLIP` times :math:`\\phi \\Delta t`, creep at their friction
+      limit (the corners of an elastic block under its weight, on a support that
+      vibrates without making it slip: :math:`\\phi` is then the body's elastic
+      vibration on its stuck nodes; their slip measured: 0.25 :math:`\\phi \\Delta t`
+      at most) and are not searched. Both conditions: at a reversal of a rocking
+      block some nodes stick for a step while the others slide on with the body
+      (their slip there: 5 :math:`\\phi \\Delta t`).
 
     Counters: ``reversals`` (the slip reversed after the event), ``stops``
     (the contact stuck), ``trials`` (trial steps solved to locate them).
@@ -185,36 +194,44 @@ class StickSlipLocator:
         found = []
         for z, (zone, part) in enumerate(zip(self.zones, parts)):
             n = zone.n_slave
-            nodes = np.flatnonzero(self._moving(z, part))
+            nodes = np.flatnonzero((part.status == SLIP) & (part.normal_force > 0.0))
             if not len(nodes):
                 continue
+            held = self._held(z, part)[nodes]
             coords = zone.reference + self._boundary(z, state.u, self.coupling.prescribed_at(state.t))
             proj = project(self.surfaces[z], coords, coords[:n][nodes], exclude=nodes)
             inside = ~proj.outside
             if not inside.any():
                 continue
             item = Sliding(z, nodes[inside], proj.tangent[inside], proj.master_nodes[inside], proj.weights[inside],
-                           np.ones(int(inside.sum())))
+                           np.ones(int(inside.sum())), held[inside])
             rate = self.slip_rates(state, item)
             item.sign[:] = np.sign(rate)
             keep = rate != 0.0
             if keep.any():
                 found.append(Sliding(item.zone, item.nodes[keep], item.tangent[keep], item.master_nodes[keep],
-                                     item.weights[keep], item.sign[keep]))
+                                     item.weights[keep], item.sign[keep], item.held[keep]))
         return found
 
-    def _moving(self, z: int, part: ContactSolution) -> np.ndarray:
-        """Which slave nodes of zone z slide in ``part`` (status SLIP, in contact) on a body their
-        sticking nodes do not hold: the sliding nodes of a body carry at least :data:`HELD_SHARE`
-        of the normal force of its nodes in the zone."""
+    def _held(self, z: int, part: ContactSolution) -> np.ndarray:
+        """Per slave node of zone z, whether its body's sliding nodes (status SLIP, in contact) carry
+        less than :data:`HELD_SHARE` of the normal force of the body's nodes in the zone in ``part``."""
         force = np.maximum(part.normal_force, 0.0)
         sliding = (part.status == SLIP) & (force > 0.0)
-        if not sliding.any():
-            return sliding
         body = self.slave_bodies[z] + 1  # (0: nodes in no cell)
         total = np.bincount(body, weights=force)
         slides = np.bincount(body, weights=np.where(sliding, force, 0.0), minlength=len(total))
-        return sliding & (slides >= HELD_SHARE * total)[body]
+        return (slides < HELD_SHARE * total)[body]
+
+    def _creeping(self, state: StepState, sliding: list[Sliding], phi: float, h: float) -> bool:
+        """Whether the ``sliding`` nodes of ``state`` creep on bodies their sticking nodes hold: all of
+        them :attr:`Sliding.held`, and their mean slip over the step that ended at ``state`` below
+        :data:`CREEP_SLIP` of ``phi * h`` (``phi``: their mean slip rate from the bodies' velocities)."""
+        if not all(item.held.all() for item in sliding):
+            return False
+        parts = state.solution.parts or (state.solution,)
+        slips = np.concatenate([np.abs(parts[item.zone].slip[item.nodes]) for item in sliding])
+        return float(np.mean(slips)) < CREEP_SLIP * abs(phi) * h
 
     def still_slip(self, h: float) -> float:
         """The slip rate (m/s) below which a node is still over a step ``h``: :data:`STILL_SLIP`
@@ -262,6 +279,8 @@ class StickSlipLocator:
             # sliding on, a node creeping at its friction limit (an edge under a moment), or still:
             # slip rates of round-off, changing sign from step to step
             return None
+        if self._creeping(start, sliding, phi_a, h):
+            return None  # on a body held by its sticking nodes
         a, b, fa, fb = 0.0, h, phi_a, phi_b
         best: StepState | None = None
         side = 0
@@ -363,7 +382,9 @@ def zone_forces(solution: ContactSolution) -> tuple[np.ndarray, ...]:
 class Sliding:
     """Sliding slave nodes of one zone (``nodes``: slave indices) with, at
     their projections, the master ``tangent`` (unit), the ``master_nodes``
-    (boundary indices) and their ``weights``, and the ``sign`` of their slip."""
+    (boundary indices) and their ``weights``, the ``sign`` of their slip, and
+    whether their body's sliding nodes carry under :data:`HELD_SHARE` of its
+    normal force in the zone (``held``)."""
 
     zone: int
     nodes: np.ndarray
@@ -371,6 +392,7 @@ class Sliding:
     master_nodes: np.ndarray
     weights: np.ndarray
     sign: np.ndarray
+    held: np.ndarray
 
 
 class BodyTranslations:
