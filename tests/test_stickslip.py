@@ -146,3 +146,20 @@ def test_slip_rates_of_round_off_are_no_slip(idle, monkeypatch):
 
     monkeypatch.setattr(stickslip, "HELD_SHARE", 0.0, raising=False)
     assert_idle(idle.run("rest", end=0.05))
+
+
+def test_no_step_beyond_an_explicit_schemes_stability_limit_after_an_event():
+    """After a located reversal the rest of a macro step shorter than half a step joins the next
+    one: with the explicit scheme at 0.95 of its stability limit (a soft block, lumped mass) that
+    made one step 1.26 times the limit. It is now left as it is when the joined step would
+    exceed the limit; both reversals are still found."""
+    from fem2d.case.build import build_analysis
+    from fem2d.case.loading import load_case
+
+    settings = {"materials.0.E": 2.1e8, "model.lumped_mass": True, "time.scheme": "paoli_schatzman",
+                "time.extrapolate": False, "time.end": 3.45, "report.at_times": []}
+    analysis = build_analysis(load_case("sdnv104a", settings)).analysis
+    limit = analysis.scheme.critical_step(analysis.model.assemble())
+    r = fem2d.run("sdnv104a", {**settings, "time.dt": 0.95 * limit})
+    assert r.timing["events_reversals"] == 2
+    assert r.histories["dt"].max() <= limit

@@ -256,7 +256,8 @@ class DirectAnalysis:
             kinks = [t for load in system.loads for t in getattr(load.function, "breakpoints", ())]
             t_march = time.perf_counter()
             final = march(
-                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip, kinks
+                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip, kinks,
+                max_step=limit,
             )
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:
