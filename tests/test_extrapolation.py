@@ -84,6 +84,26 @@ def test_runs_that_met_different_events_give_the_dt2_run_with_a_warning(monkeypa
     assert "not extrapolated" in capsys.readouterr().err
 
 
+def test_a_run_whose_time_error_is_large_says_so(tmp_path, capsys):
+    """sdnv104a at dt = 1 s: its own estimate, time_error = 1.08 m, is 7 % of the block's 15 m
+    motion (x_ext_1 0.16 m off, x_ext_2 missing); above 1 % it warns, naming the estimate and
+    the remedy, and --strict exits 1. At dt = 0.1 s the estimate is 0.13 %: no warning."""
+    coarse = fem2d.run("sdnv104a", {"time.dt": 1.0})
+    assert coarse.quantities["time_error"] > 0.01 * 14.9
+    assert len(coarse.warnings) == 1
+    assert coarse.warnings[0].startswith("time.dt: the run's own estimate of its time error on dx of A "
+                                         "(time_error = 1.08 m) is 7.3 % of its largest value")
+    assert coarse.warnings[0].endswith("take a smaller time.dt")
+    assert fem2d.run("sdnv104a", {"time.dt": 0.1, "time.end": 1.0, "report.at_times": [1.0]}).warnings == []
+    # without references (nothing NOOK): exit 0, and 1 with --strict
+    case = tmp_path / "noref.toml"
+    case.write_text('references = []\nvalidation = []\n[case]\nextends = "sdnv104a"\nname = "noref"\n'
+                    "[time]\ndt = 1.0\n")
+    assert main(["run", str(case), "--quiet", "--out", str(tmp_path / "a")]) == 0
+    assert "time_error = 1.08 m" in capsys.readouterr().err
+    assert main(["run", str(case), "--strict", "--quiet", "--out", str(tmp_path / "b")]) == 1
+
+
 def test_an_impact_gives_the_dt2_run_and_the_scheme_is_chosen_once(tmp_path):
     """bar_wall at twice its step: auto picks the modified mass at dt (above the explicit
     limit) and keeps it at dt/2, where it would pick the explicit scheme; the contact opens

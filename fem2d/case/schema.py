@@ -227,7 +227,12 @@ TIME = Table(
             default=0.0, min=0.0, max=1.0,
             doc="restitution coefficient e of the contact nodes (paoli_schatzman, moreau_jean)",
         ),
-        "dt": Optional(inner=Real(positive=True), doc="s time step (the initial one for adapt)"),
+        "dt": Optional(
+            inner=Real(positive=True),
+            doc="s time step (the initial and largest one for adapt); a modal run warns when its samples, every "
+            "time.dt x modal.archive, hold fewer than 50 points of the shortest period of its motion (a shock's, "
+            "kn closed, or the excitation's)",
+        ),
         "end": Optional(inner=Real(positive=True), doc="s final time"),
         "cut_factor": Integer(default=5, min=2, doc="a failed step is cut into this many"),
         "events": Boolean(
@@ -243,7 +248,9 @@ TIME = Table(
         "extrapolate": Boolean(
             default=False,
             doc="run at dt and dt/2 and combine them by Richardson extrapolation, (2^p X(dt/2) - X(dt)) / (2^p - 1) "
-            "for a scheme of order p (direct runs; three times the steps; refused with time.events)",
+            "for a scheme of order p (direct runs; three times the steps; refused with time.events); the dt/2 run's "
+            "error estimate on the reported displacement is the quantity time_error, and the run warns when it "
+            "exceeds 1 % of the largest reported |displacement|",
         ),
     }
 )
@@ -279,7 +286,12 @@ SOLVER = Table(
 
 REPORT = Table(
     fields={
-        "node": Optional(inner=String(), doc="one-node group whose displacement is reported"),
+        "node": Optional(
+            inner=String(),
+            doc="one-node group whose displacement is reported (x_at_T, x_ext_k at t_ext_k; t_still: its velocity "
+            "falls below 1e-6 of its peak for good; with friction, t_rest: the contact stops sliding for good (from "
+            "then on its sliding nodes carry under half its normal force), and x_rest: the final displacement)",
+        ),
         "component": String(default="dx", choices=COMPONENTS, doc="component of the reported displacement"),
         "at_times": Array(item=Real(min=0.0), default=[], doc="s instants where x_at_T is reported"),
         "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),

@@ -311,6 +311,7 @@ def march(
     events: EventLocator | None = None,
     stick_slip: StickSlipLocator | None = None,
     breakpoints: Sequence[float] = (),
+    max_step: float = float("inf"),
 ) -> StepState:
     """March from ``state.t`` to ``t_end`` with step ``dt``.
 
@@ -325,7 +326,9 @@ def march(
     ``min_dt``; below it a :class:`~fem2d.errors.ConvergenceError` names the
     time and the residual. The macro-step times are ``t0 + k dt`` exactly
     (no drift), except that the rest of a macro step after a stick/slip event,
-    when shorter than half a step, joins the next macro step.
+    when shorter than half a step, joins the next macro step -- unless the joined
+    step would exceed ``max_step`` (a conditionally stable scheme's stability
+    limit: never one step beyond it, in any phase of the run).
     A macro step that holds one of the ``breakpoints`` (the kinks of the load
     functions) is split there: a kink inside a step is integrated to second
     order but with the jump of the load's slope in its constant (SDNV104 at
@@ -373,7 +376,7 @@ def march(
                 # acceleration (a = (du - du_pred) / (beta h^2)) what the contact constraint leaves
                 # unbalanced, and the contact forces would ring: the rest of a macro step shorter
                 # than half of it joins the next one
-                if t_next is not None and t_target - event.t < 0.5 * h:
+                if t_next is not None and t_target - event.t < 0.5 * h and t_next - event.t <= max_step:
                     t_target = t_next
                 restarted = stick_slip.restart(stepper, event, t_target)
                 return advance(restarted, t_target, t_target - event.t)

@@ -82,6 +82,18 @@ if TYPE_CHECKING:
     from fem2d.model.system import System
 
 
+#: a slip over a step below this many times the round-off of the contact's coordinates
+#: (4 ulp of the largest, the contact solver's own length floor) is no slip
+STILL_SLIP = 1e3
+#: sliding nodes carrying less than this share of their body's normal force in a zone do not
+#: move the body (its sticking nodes hold it)
+HELD_SHARE = 0.5
+#: ... when their own slip over a step is also below this fraction of the body's slip rate times
+#: the step (the body's mean velocity is then its vibration on the stuck nodes, not a slip; nodes
+#: sliding with a decelerating body slip more than that)
+CREEP_SLIP = 1.0
+
+
 class StickSlipLocator:
     """Finds where sliding contact nodes stop or reverse inside a step and
     restarts the scheme there (see the module docstring).
@@ -93,6 +105,24 @@ class StickSlipLocator:
     step is searched only when the mean slip rate at its start exceeds this
     fraction of the largest one seen (a node of a stuck elastic body can creep
     at its friction limit; its stop is not an event of the motion).
+
+    Nothing is searched, and no step is solved twice, where nothing slides:
+
+    * a slip is only a slip above the contact's stick tolerance: a step whose
+      slip rates, at its start and its end, move the nodes by less than
+      :data:`STILL_SLIP` times the round-off of the contact's coordinates
+      (:meth:`still_slip`) over the step holds no event (a block at rest: its
+      slip rates are round-off, 1e-16 m/s, whose signs change from step to step);
+    * a body held by its sticking nodes does not slide: sliding nodes that carry
+      less than :data:`HELD_SHARE` of the normal force of their body's nodes in
+      the zone, and whose own slip over the step before is below
+      :data:`CREEP_SLIP` times :math:`\\phi \\Delta t`, creep at their friction
+      limit (the corners of an elastic block under its weight, on a support that
+      vibrates without making it slip: :math:`\\phi` is then the body's elastic
+      vibration on its stuck nodes; their slip measured: 0.25 :math:`\\phi \\Delta t`
+      at most) and are not searched. Both conditions: at a reversal of a rocking
+      block some nodes stick for a step while the others slide on with the body
+      (their slip there: 5 :math:`\\phi \\Delta t`).
 
     Counters: ``reversals`` (the slip reversed after the event), ``stops``
     (the contact stuck), ``trials`` (trial steps solved to locate them).
@@ -121,6 +151,10 @@ class StickSlipLocator:
         #: per zone: the free rows among ``rows``, in the order ``rows[rows >= 0]`` lists them
         self.free_rows = [rows[rows >= 0] for rows in self.rows]
         self.surfaces = [master_surface(zone) for zone in self.zones]
+        #: per zone: the body (:attr:`BodyTranslations.body_of_node`) of each slave node
+        self.slave_bodies = [bodies.body_of_node[zone.slave_nodes] for zone in self.zones]
+        size = max(float(np.abs(zone.reference[: zone.n_slave]).max(initial=0.0)) for zone in self.zones) or 1.0
+        self._still = STILL_SLIP * 4.0 * float(np.finfo(float).eps) * size
         self._step = 0.0
         self._speed_scale = 0.0
         self._recent: list[Sliding] = []
@@ -163,20 +197,46 @@ class StickSlipLocator:
             nodes = np.flatnonzero((part.status == SLIP) & (part.normal_force > 0.0))
             if not len(nodes):
                 continue
+            held = self._held(z, part)[nodes]
             coords = zone.reference + self._boundary(z, state.u, self.coupling.prescribed_at(state.t))
             proj = project(self.surfaces[z], coords, coords[:n][nodes], exclude=nodes)
             inside = ~proj.outside
             if not inside.any():
                 continue
             item = Sliding(z, nodes[inside], proj.tangent[inside], proj.master_nodes[inside], proj.weights[inside],
-                           np.ones(int(inside.sum())))
+                           np.ones(int(inside.sum())), held[inside])
             rate = self.slip_rates(state, item)
             item.sign[:] = np.sign(rate)
             keep = rate != 0.0
             if keep.any():
                 found.append(Sliding(item.zone, item.nodes[keep], item.tangent[keep], item.master_nodes[keep],
-                                     item.weights[keep], item.sign[keep]))
+                                     item.weights[keep], item.sign[keep], item.held[keep]))
         return found
+
+    def _held(self, z: int, part: ContactSolution) -> np.ndarray:
+        """Per slave node of zone z, whether its body's sliding nodes (status SLIP, in contact) carry
+        less than :data:`HELD_SHARE` of the normal force of the body's nodes in the zone in ``part``."""
+        force = np.maximum(part.normal_force, 0.0)
+        sliding = (part.status == SLIP) & (force > 0.0)
+        body = self.slave_bodies[z] + 1  # (0: nodes in no cell)
+        total = np.bincount(body, weights=force)
+        slides = np.bincount(body, weights=np.where(sliding, force, 0.0), minlength=len(total))
+        return (slides < HELD_SHARE * total)[body]
+
+    def _creeping(self, state: StepState, sliding: list[Sliding], phi: float, h: float) -> bool:
+        """Whether the ``sliding`` nodes of ``state`` creep on bodies their sticking nodes hold: all of
+        them :attr:`Sliding.held`, and their mean slip over the step that ended at ``state`` below
+        :data:`CREEP_SLIP` of ``phi * h`` (``phi``: their mean slip rate from the bodies' velocities)."""
+        if not all(item.held.all() for item in sliding):
+            return False
+        parts = state.solution.parts or (state.solution,)
+        slips = np.concatenate([np.abs(parts[item.zone].slip[item.nodes]) for item in sliding])
+        return float(np.mean(slips)) < CREEP_SLIP * abs(phi) * h
+
+    def still_slip(self, h: float) -> float:
+        """The slip rate (m/s) below which a node is still over a step ``h``: :data:`STILL_SLIP`
+        times the round-off of the contact's coordinates (4 ulp of the largest), per ``h``."""
+        return self._still / h
 
     def slip_rates(self, state: StepState, item: Sliding) -> np.ndarray:
         """:math:`\\sigma_i s_i`: the slip rates of ``item``'s nodes at ``state`` along their signs."""
@@ -214,9 +274,13 @@ class StickSlipLocator:
             return None
         phi_a, phi_b = self.speed(start, sliding), self.speed(end, sliding)
         self._speed_scale = max(self._speed_scale, phi_a)
-        if phi_b > 0.0 or max(phi_a, -phi_b) <= self.min_speed * self._speed_scale:
-            return None  # sliding on, or a node creeping at its friction limit (an edge under a moment)
         h = end.t - start.t
+        if phi_b > 0.0 or max(phi_a, -phi_b) <= max(self.min_speed * self._speed_scale, self.still_slip(h)):
+            # sliding on, a node creeping at its friction limit (an edge under a moment), or still:
+            # slip rates of round-off, changing sign from step to step
+            return None
+        if self._creeping(start, sliding, phi_a, h):
+            return None  # on a body held by its sticking nodes
         a, b, fa, fb = 0.0, h, phi_a, phi_b
         best: StepState | None = None
         side = 0
@@ -318,7 +382,9 @@ def zone_forces(solution: ContactSolution) -> tuple[np.ndarray, ...]:
 class Sliding:
     """Sliding slave nodes of one zone (``nodes``: slave indices) with, at
     their projections, the master ``tangent`` (unit), the ``master_nodes``
-    (boundary indices) and their ``weights``, and the ``sign`` of their slip."""
+    (boundary indices) and their ``weights``, the ``sign`` of their slip, and
+    whether their body's sliding nodes carry under :data:`HELD_SHARE` of its
+    normal force in the zone (``held``)."""
 
     zone: int
     nodes: np.ndarray
@@ -326,6 +392,7 @@ class Sliding:
     master_nodes: np.ndarray
     weights: np.ndarray
     sign: np.ndarray
+    held: np.ndarray
 
 
 class BodyTranslations:
@@ -353,6 +420,8 @@ class BodyTranslations:
         cells = [block.nodes for block in mesh.cells_of_dimension(2).values()]
         index = system.free_index
         self.mass = mass
+        #: the body (connected set of cells) of each mesh node, numbered from 0 (-1: in no cell)
+        self.body_of_node = np.full(mesh.n_nodes, -1, dtype=np.int64)
         self.modes: list[np.ndarray] = []
         self.masses: list[float] = []
         self._modes: np.ndarray | None = None
@@ -368,6 +437,7 @@ class BodyTranslations:
         _, label = connected_components(graph, directed=False)
         # the nodes of some cell, increasing (np.unique sorted the 4 n_cells entries: 0.15 s at level 6)
         used = np.flatnonzero(np.bincount(cols, minlength=mesh.n_nodes))
+        self.body_of_node[used] = np.unique(label[used], return_inverse=True)[1]
         momenta = []
         for body in np.unique(label[used]):
             nodes = used[label[used] == body]

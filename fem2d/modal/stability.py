@@ -84,9 +84,10 @@ def highest_damping_rate(problem: ModalProblem) -> float:
     return max(_largest_rate(problem, c), 0.0)
 
 
-def highest_frequency(problem: ModalProblem, in_contact: bool = True) -> float:
+def highest_frequency(problem: ModalProblem, in_contact: bool = True, sticking: bool = True) -> float:
     r"""Highest circular frequency :math:`\omega_{max}` (rad/s) of a modal problem,
-    with every obstacle's shock stiffness engaged when ``in_contact``.
+    with every obstacle's shock stiffness engaged when ``in_contact`` (its tangential
+    :math:`k_t` too when ``sticking``).
 
     >>> from fem2d.modal.basis import ModalProblem
     >>> problem = ModalProblem(masses=[1.0, 2.0], stiffnesses=[4.0, 200.0])
@@ -97,8 +98,66 @@ def highest_frequency(problem: ModalProblem, in_contact: bool = True) -> float:
     if in_contact:
         for ob in problem.obstacles:
             psi, tau = _contact_directions(ob)
-            k = k + ob.kn * np.outer(psi, psi) + ob.kt * np.outer(tau, tau)
+            k = k + ob.kn * np.outer(psi, psi) + (ob.kt if sticking else 0.0) * np.outer(tau, tau)
     return float(math.sqrt(max(_largest_rate(problem, k), 0.0)))
+
+
+#: A modal run warns when its samples hold fewer points than this of the shortest period of
+#: its motion (code_aster's ADAPT takes 50 points per apparent period).
+SAMPLES_PER_PERIOD = 50
+
+
+def shortest_period(problem: ModalProblem) -> tuple[float, str]:
+    r"""The shortest period (s) of a modal problem's motion and what sets it: the highest
+    frequency with every obstacle's :math:`k_n` closed (a shock's duration is half its
+    period; :math:`k_t`, the stick's regularisation, is left out) or the fastest harmonic
+    excitation, whichever is faster.
+
+    >>> from fem2d.modal.basis import ModalProblem
+    >>> period, what = shortest_period(ModalProblem(masses=[1.0], stiffnesses=[4.0 * math.pi**2]))
+    >>> round(period, 12), what
+    (1.0, 'the highest mode')
+    """
+    from fem2d.model.timefunctions import harmonic
+
+    omega = highest_frequency(problem, in_contact=True, sticking=False)
+    what = "the highest mode with the obstacles' kn closed" if problem.obstacles else "the highest mode"
+    for excitation in problem.excitations:
+        sine = harmonic(excitation.function)
+        if sine is not None and abs(sine.omega) > omega:
+            omega, what = abs(sine.omega), "the excitation"
+    return (2.0 * math.pi / omega if omega > 0.0 else math.inf), what
+
+
+def sampling_warning(problem: ModalProblem, integrator: str, dt: float, archive: int) -> str | None:
+    """A warning when the run's samples (every ``dt * archive``; ``adapt`` also steps at most
+    ``dt``) hold fewer than :data:`SAMPLES_PER_PERIOD` points of :func:`shortest_period`:
+    the shocks' peak forces, durations and impact velocities, and the averages (wear power)
+    read from them, may then be off by more than 1 % (SDND101 with adapt: at 63 points the
+    first impact's duration is 0.8 % short, at 12.6 points its impact velocity 8 % low; SDND104
+    with adapt: the wear power 0.2 % low at 50 points, 2.1 % at 10). None for ``exact``.
+
+    >>> from fem2d.modal.basis import ModalProblem
+    >>> problem = ModalProblem(masses=[1.0], stiffnesses=[4.0 * math.pi**2])
+    >>> sampling_warning(problem, "euler", 0.02, 1) is None
+    True
+    >>> print(sampling_warning(problem, "adapt", 0.1, 1))
+    time.dt: the samples, 0.1 s apart, hold 10 points of the shortest period of the motion, 1 s (the \
+highest mode), fewer than 50: peak forces, impact durations and velocities and averages read from them may be off \
+by more than 1 %; take time.dt <= 0.02 s
+    """
+    if integrator == "exact":
+        return None
+    period, what = shortest_period(problem)
+    spacing = dt * archive
+    points = period / spacing
+    if not points < SAMPLES_PER_PERIOD:
+        return None
+    key = "time.dt" if archive == 1 else "time.dt x modal.archive"
+    return (f"{key}: the samples, {spacing:.3g} s apart, hold {points:.3g} points of the shortest period of the "
+            f"motion, {period:.3g} s ({what}), fewer than {SAMPLES_PER_PERIOD}: peak forces, impact durations and "
+            f"velocities and averages read from them may be off by more than 1 %; take time.dt <= "
+            f"{period / SAMPLES_PER_PERIOD / archive:.3g} s")
 
 
 def devogelaere_radius(x: float, y: float = 0.0) -> float:

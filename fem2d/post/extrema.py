@@ -109,6 +109,34 @@ def rest(times: np.ndarray, u: np.ndarray, v: np.ndarray, rel_tol: float = 1e-6,
     return float(t_stop), float(u[-1])
 
 
+def slip_end(
+    times: np.ndarray, u: np.ndarray, v: np.ndarray, sliding: np.ndarray, rel_tol: float = 1e-6
+) -> float | None:
+    """The instant a frictional contact stopped sliding for good, or None (it never slid, or still
+    slides within the last two records).
+
+    ``sliding[i]``: whether the contact slid over the step that ends at ``times[i]``. The last
+    such step, [t_(k-1), t_k], holds the stop: the instant in it where the reported motion's
+    velocity vanishes (its Hermite interpolant, as an extremum; t_k itself when the step ends at a
+    located stop, ``time.stick_slip``), or in the next step when the velocity at t_k is still above
+    ``rel_tol`` of its peak with the sign it had at t_(k-1). Unlike :func:`rest`, the contact's
+    vibration after the stop (penalty springs ringing at the reported node) does not delay it.
+
+    >>> t = np.linspace(0.0, 2.0, 201)
+    >>> v = np.where(t <= 1.0, np.sin(np.pi * t), 1e-3 * np.sin(200 * t))
+    >>> u = np.where(t <= 1.0, (1 - np.cos(np.pi * t)) / np.pi, 2 / np.pi)
+    >>> round(slip_end(t, u, v, t <= 1.0), 6)
+    1.0
+    """
+    slid = np.flatnonzero(np.asarray(sliding, dtype=bool)[1:]) + 1
+    if len(slid) == 0 or slid[-1] >= len(times) - 2:
+        return None
+    k = int(slid[-1])
+    if v[k - 1] * v[k] > 0.0 and abs(v[k]) > rel_tol * float(np.max(np.abs(v))):
+        k += 1  # still moving at t_k (the statuses read at a nearby instant: an extrapolated run)
+    return float(_stationary_point(times[k - 1], times[k], u[k - 1], u[k], v[k - 1], v[k]))
+
+
 def time_label(t: float) -> str:
     """``1.7 -> "1.70"``: two decimals when exact, else the shortest repr."""
     return f"{t:.2f}" if abs(t * 100 - round(t * 100)) < 1e-9 else format(t, "g")

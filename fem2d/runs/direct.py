@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fem2d.contact.problem import ContactFormulation
+from fem2d.contact.problem import SLIP, ContactFormulation
 from fem2d.dynamics.choice import ContactSchemeChoice
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.events import EventLocator
@@ -25,7 +25,7 @@ from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_p
 from fem2d.dynamics.rotation import BodyRotations, rotation_warnings
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
-from fem2d.dynamics.stickslip import BodyTranslations, StickSlipLocator
+from fem2d.dynamics.stickslip import HELD_SHARE, BodyTranslations, StickSlipLocator
 from fem2d.errors import ArgumentError, ConvergenceError, FieldError, ModelError, expect_instance
 from fem2d.fe.assembly import sorted_unique
 from fem2d.linalg import get_solver
@@ -38,7 +38,7 @@ from fem2d.model.report import Report
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
 from fem2d.post.energy import ENERGY_REMEDY, energy_balance, energy_quantities, energy_scale, energy_warning
-from fem2d.post.extrema import extrema, rest, time_label, value_at
+from fem2d.post.extrema import extrema, rest, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows
 from fem2d.runs.result import Result, finished
@@ -327,7 +327,8 @@ class DirectAnalysis:
             kinks = [t for load in system.loads for t in getattr(load.function, "breakpoints", ())]
             t_march = time.perf_counter()
             final = march(
-                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip, kinks
+                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip, kinks,
+                max_step=limit,
             )
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:
@@ -376,7 +377,7 @@ class DirectAnalysis:
         """The run's quantities, all read from its histories ``series`` (what
         :meth:`integrate` recorded, or a combination of runs: the same function
         serves both, so every quantity follows the series it is read from)."""
-        quantities = direct_quantities(self.report, series)
+        quantities = direct_quantities(self.report, series, any(zone.mu > 0.0 for zone in system.zones))
         r = self.report
         reactions = r.reaction_dofs(system.mesh, system.fixed)
         quantities.update(
@@ -503,8 +504,23 @@ def longer_master(mesh_source: str) -> str:
     return f"extend the master edge group in the mesh ({mesh_source})" if mesh_source else "make the master longer"
 
 
-def direct_quantities(report: Report, series: dict[str, np.ndarray]) -> dict[str, float]:
-    """SPEC section 6 quantities of the reported dof plus run diagnostics."""
+def sliding_records(series: dict[str, np.ndarray]) -> np.ndarray | None:
+    """Per record, whether the contact slid over the step ending there: its sliding nodes carry at
+    least :data:`~fem2d.dynamics.stickslip.HELD_SHARE` of its normal force (fewer creep at their
+    friction limit on a body the sticking ones hold); None without contact."""
+    status, force = series.get("slave_status"), series.get("slave_normal_force")
+    if status is None or force is None:
+        return None
+    force = np.maximum(force, 0.0)
+    total = force.sum(axis=1)
+    return (total > 0.0) & (np.where(status == SLIP, force, 0.0).sum(axis=1) >= HELD_SHARE * total)
+
+
+def direct_quantities(report: Report, series: dict[str, np.ndarray], friction: bool = False) -> dict[str, float]:
+    """The reported dof's quantities plus run diagnostics. At rest: ``t_still``, the instant the
+    reported velocity falls below 1e-6 of its peak for good (:func:`~fem2d.post.extrema.rest`);
+    with ``friction``, ``t_rest`` and ``x_rest``, the instant the contact stopped sliding for good
+    (:func:`~fem2d.post.extrema.slip_end` of :func:`sliding_records`) and the final displacement."""
     times, u, v = series["time"], series["u"], series["v"]
     q: dict[str, float] = {}
     for t in report.at_times:
@@ -514,7 +530,11 @@ def direct_quantities(report: Report, series: dict[str, np.ndarray]) -> dict[str
         q[f"t_ext_{k}"] = t_ext
     at_rest = rest(times, u, v)
     if at_rest is not None:
-        q["t_rest"], q["x_rest"] = at_rest
+        q["t_still"] = at_rest[0]
+    sliding = sliding_records(series) if friction else None
+    stop = slip_end(times, u, v, sliding) if sliding is not None else None
+    if stop is not None:
+        q["t_rest"], q["x_rest"] = stop, float(u[-1])
     work = series["work_loads"][-1]
     if "penetration" in series:
         q["max_penetration"] = float(np.max(series["penetration"]))

@@ -80,6 +80,7 @@ from fem2d.post.extrema import hermite
 from fem2d.runs.result import Result
 
 if TYPE_CHECKING:
+    from fem2d.model.report import Report
     from fem2d.runs.direct import DirectAnalysis, Integration
 
 #: The grid and the work of each step: the coarse run's.
@@ -266,6 +267,32 @@ def combined_timing(coarse: Integration, fine: Integration) -> dict[str, float]:
     return timing
 
 
+#: A run warns when its own time-error estimate exceeds this fraction of the largest reported displacement.
+TIME_ERROR_FRACTION = 0.01
+
+
+def time_error_warning(time_error: float, u: np.ndarray, report: Report) -> str | None:
+    """A warning when ``time_error`` (the dt/2 run's estimated error on the reported displacement ``u``)
+    exceeds :data:`TIME_ERROR_FRACTION` of the largest ``|u|``: the motion's quantities (x_at_T,
+    x_ext_k, t_ext_k, t_rest...) may be that far off, and an extremum may be missing.
+
+    >>> from fem2d.model.report import Report
+    >>> time_error_warning(1e-4, np.array([0.0, 15.0]), Report("A", "dx")) is None
+    True
+    >>> print(time_error_warning(1.08, np.array([0.0, 15.0]), Report("A", "dx")))
+    time.dt: the run's own estimate of its time error on dx of A (time_error = 1.08 m) is 7.2 % of its \
+largest value (15 m), above 1 %: its displacements, extrema and times may be off by as much; take a smaller time.dt
+    """
+    scale = float(np.max(np.abs(u))) if len(u) else 0.0
+    if not time_error > TIME_ERROR_FRACTION * scale:
+        return None
+    return (f"time.dt: the run's own estimate of its time error on {report.component} of {report.node} "
+            f"(time_error = {time_error:.3g} m) is {100.0 * time_error / scale:.2g} % of its largest value "
+            f"({scale:.3g} m), above "
+            f"{100.0 * TIME_ERROR_FRACTION:g} %: its displacements, extrema and times may be off by as much; "
+            "take a smaller time.dt")
+
+
 def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None] | None = None) -> Result:
     """Run ``analysis`` at ``stepping.dt`` and ``dt/2`` with one scheme and
     combine them (see the module docstring).
@@ -338,6 +365,9 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     quantities = analysis.quantities(fine.system, series)
     if "u" in error and np.isfinite(error["u"]).all():
         quantities["time_error"] = float(np.max(np.abs(error["u"])))
+        warning = time_error_warning(quantities["time_error"], series["u"], analysis.report)
+        if warning is not None:
+            warnings.append(warning)
     fields = DirectFields(analysis.model, fine.system, fine.final, fine.report_dof, snapshots,
                           analysis.pressure(fine.system, series))
     warnings += analysis.warnings(fine, quantities, series)

@@ -301,4 +301,8 @@ class ModalAnalysis:
         timing = {k: v for k, v in run.timing.items() if k != "wall_s"}
         timing.update(integrator_s=run.timing["wall_s"], model_s=time.perf_counter() - t_start - run.timing["wall_s"])
         timing["n_modes"] = problem.n_modes
-        return Result(dict(run.quantities), timing, histories, ModalFields(self.model, system, run))
+        from fem2d.modal.stability import sampling_warning
+
+        warning = sampling_warning(problem, self.integrator, self.stepping.dt, self.archive)
+        return Result(dict(run.quantities), timing, histories, ModalFields(self.model, system, run),
+                      warnings=[] if warning is None else [warning])
