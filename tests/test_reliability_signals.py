@@ -276,12 +276,9 @@ def test_a_mount_point_and_a_read_only_folder_in_out_are_left_alone(tmp_path):
         ".fem2d-outputs.json", "0_notes.txt", "a_mnt", "history.npz", "result.json", "z_mnt", "zz_readonly"]
 
 
-@pytest.mark.slow
-@needs_mounts
-def test_a_read_only_install_still_runs_modal_cases(tmp_path):
-    """The package (and its numba cache) read-only and HOME unwritable: the kernels are
-    cached elsewhere, with a one-line notice, and the run succeeds (SDND104: long enough
-    to be compiled; SDND101 runs in the interpreter)."""
+def _run_sdnd104_read_only(tmp_path: Path) -> list[str]:
+    """``fem2d run sdnd104`` with the package and HOME read-only, TMPDIR = ``tmp_path``;
+    asserts it exits 0 and returns its stderr lines."""
     package = REPO / "fem2d"
     script = f"""
     set -e
@@ -296,7 +293,16 @@ def test_a_read_only_install_still_runs_modal_cases(tmp_path):
     assert proc.returncode == 0, proc.stderr
     err = (tmp_path / "err.txt").read_text()
     assert (tmp_path / "status.txt").read_text().strip() == "0", err
-    lines = err.strip().splitlines()
+    return err.strip().splitlines()
+
+
+@pytest.mark.slow
+@needs_mounts
+def test_a_read_only_install_still_runs_modal_cases(tmp_path):
+    """The package (and its numba cache) read-only and HOME unwritable: the kernels are
+    cached elsewhere, with a one-line notice, and the run succeeds (SDND104: long enough
+    to be compiled; SDND101 runs in the interpreter)."""
+    lines = _run_sdnd104_read_only(tmp_path)
     assert len(lines) == 1 and lines[0].startswith("fem2d: note: the install and the user cache are read-only")
     assert json.loads((tmp_path / "out" / "result.json").read_text())["case"] == "sdnd104"
 
@@ -325,22 +331,8 @@ def test_a_planted_fallback_cache_runs_nothing(tmp_path):
     for path in (planted, *planted.rglob("*")):
         os.chown(path, 65534, 65534)
         path.chmod(0o777)
-    package = REPO / "fem2d"
-    script = f"""
-    set -e
-    mkdir -p home && mount -t tmpfs -o ro,size=64k tmpfs home
-    mount --bind '{package}' '{package}' && mount -o remount,bind,ro '{package}'
-    set +e
-    FEM2D run sdnd104 --quiet --out out > /dev/null 2> err.txt
-    echo $? > status.txt
-    """
-    proc = _in_namespace(script, tmp_path, HOME=str(tmp_path / "home"), XDG_CACHE_HOME=None,
-                         NUMBA_CACHE_DIR=None, TMPDIR=str(tmp_path))
-    assert proc.returncode == 0, proc.stderr
-    err = (tmp_path / "err.txt").read_text()
-    assert (tmp_path / "status.txt").read_text().strip() == "0", err
+    lines = _run_sdnd104_read_only(tmp_path)
     assert not marker.exists()
-    lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"fem2d: note: {planted} belongs to user id 65534"), lines
     assert json.loads((tmp_path / "out" / "result.json").read_text())["case"] == "sdnd104"
 
