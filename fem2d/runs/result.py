@@ -45,6 +45,13 @@ class Result:
     ``case`` and one ``checks`` record per applicable reference.
     ``warnings`` says what the run distrusts in itself (energy created...);
     ``fem2d run`` exits 1 when the energy grew, ``--strict`` on any warning.
+
+    ``histories`` keep plain names (``"time"``, ``"u"``, ``"LESC/LMAI:normal_force"``),
+    the names every figure, check and study reads; the files name each column with its
+    unit, ``NAME [UNIT]`` (``"time [s]"``), and :attr:`columns` gives the same arrays
+    under exactly those names (``np.load(".../history.npz")[k]`` is ``result.columns[k]``),
+    :attr:`units` the unit of each history. :meth:`write`, :meth:`write_vtu` and
+    :meth:`plot` save the run's files and figures as ``fem2d run`` does.
     """
 
     quantities: dict[str, float]
@@ -71,6 +78,81 @@ class Result:
         from fem2d.post.energy import ENERGY_GREW
 
         return any(w.startswith(ENERGY_GREW) for w in self.warnings)
+
+    @property
+    def columns(self) -> dict[str, np.ndarray]:
+        """The histories under the names ``history.npz`` and ``history.csv`` give them:
+        ``NAME [UNIT]`` (``result.columns["time [s]"] is result.histories["time"]``,
+        :mod:`fem2d.io.columns`).
+
+        >>> import fem2d
+        >>> result = fem2d.run("sdnv104a", {"time.end": 0.2, "time.dt": 0.01})
+        >>> list(result.histories)[:3], list(result.columns)[:3]
+        (['time', 'dt', 'u'], ['time [s]', 'dt [s]', 'u [m]'])
+        """
+        from fem2d.io.columns import labelled
+
+        return labelled(self.histories)
+
+    @property
+    def units(self) -> dict[str, str]:
+        """The unit of each history (``{"time": "s", "u": "m", "n_active": "-"}``;
+        ``""`` for a series of unknown unit, which its file column names bare)."""
+        from fem2d.io.columns import unit_of
+
+        return {name: unit_of(name) or "" for name in self.histories}
+
+    def write(self, directory: str | os.PathLike, csv: bool = False, vtu: bool | None = None) -> Path:
+        """Write the files ``fem2d run`` writes into ``directory`` and return it:
+        ``result.json``, ``history.npz``, ``pressure.csv`` when the run kept it,
+        ``history.csv`` with ``csv``, and the VTU series (``<case>.pvd``, ``vtu/``) when
+        the run kept displacement snapshots (``vtu=True`` requires them, ``vtu=False``
+        leaves them out). The previous run's files there are replaced together; no other
+        file is touched (:func:`write_result`).
+
+        >>> import fem2d, tempfile
+        >>> result = fem2d.run("sdnv104a", {"time.end": 0.2, "time.dt": 0.01})
+        >>> out = result.write(tempfile.mkdtemp(), csv=True)
+        >>> sorted(p.name for p in out.iterdir())
+        ['.fem2d-outputs.json', 'history.csv', 'history.npz', 'result.json']
+        """
+        from fem2d.io.run_outputs import write_run
+
+        return write_run(self, directory, csv=csv, vtu=vtu)
+
+    def write_vtu(self, directory: str | os.PathLike) -> Path:
+        """Write the VTU series (displacement, stresses, contact pressure) with its
+        ``.pvd`` index into ``directory`` and return the ``.pvd`` path, for ParaView
+        or ``meshio``. The run must have kept displacement snapshots
+        (``fem2d.Report(snapshots=N)``, ``report.snapshots`` in a case), otherwise an
+        :class:`~fem2d.errors.InputError` says so.
+
+        >>> import fem2d, tempfile
+        >>> result = fem2d.run("sdnv104a", {"time.end": 0.2, "time.dt": 0.01, "report.snapshots": 10})
+        >>> result.write_vtu(tempfile.mkdtemp()).name
+        'sdnv104a.pvd'
+        """
+        from fem2d.io.run_outputs import write_run_vtu
+
+        return write_run_vtu(self, directory)
+
+    def plot(self, directory: str | os.PathLike | None = None, which: Iterable[str] | None = None) -> list[Path]:
+        """Draw the standard figures of the run as PNG files and return their paths: the
+        reported dof against time with the exact curve when the case has one
+        (``"history"``), the energy balance (``"energy"``), the contact forces
+        (``"contact_forces"``)... (:data:`fem2d.io.run_outputs.FIGURES`); ``which`` picks
+        some, by default every one the run has data for. They go into ``directory``, by
+        default a new temporary directory (nothing of yours is overwritten); show one in
+        a notebook with ``IPython.display.Image(path)``. ``fem2d run --plot`` draws the same.
+
+        >>> import fem2d
+        >>> result = fem2d.run("sdnv104a", {"time.end": 0.2, "time.dt": 0.01})
+        >>> [path.name for path in result.plot(which=["history", "energy"])]
+        ['sdnv104a_history.png', 'sdnv104a_energy.png']
+        """
+        from fem2d.io.run_outputs import plot_run
+
+        return plot_run(self, directory, which)
 
     def mesh_record(self) -> dict[str, Any]:
         """The mesh that was run: node count and the kinds of its 2D cells (the

@@ -12,8 +12,9 @@ from __future__ import annotations
 import csv
 import json
 import os
+import tempfile
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,29 +66,53 @@ def record_from_dir(path: str | os.PathLike) -> RunRecord:
                      extras={"pressure": pressure} if pressure else {})
 
 
-def run_figures(record: RunRecord, out_dir: str | os.PathLike) -> list[tuple[str, Path]]:
-    """Draw the figures of one run into ``out_dir``; (caption, path) pairs."""
+def run_figures(record: RunRecord, out_dir: str | os.PathLike,
+                which: Iterable[str] | None = None) -> list[tuple[str, Path]]:
+    """Draw the figures of one run into ``out_dir``; (caption, path) pairs.
+
+    ``which`` keeps only the figures of those kinds, the name that ends their file
+    ``<case>_<kind>.png`` (:data:`fem2d.io.run_outputs.FIGURES`); None draws them all."""
     from fem2d.io import plots
-    from fem2d.studies.validate import case_plots
 
     out = Path(out_dir)
-    figures = case_plots(record.case, [record], out)
+    wanted = None if which is None else set(which)
+    figures = _case_figures(record, out, wanted)
     h = record.histories
     title = f"{record.run_case.title or record.case} [{record.label}]"
-    if "time" in h and "normal_force" in h:
+    if "time" in h and "normal_force" in h and (wanted is None or "contact_forces" in wanted):
         series = [(name.replace("_", " "), h["time"], h[name]) for name in ("normal_force", "tangential_force")
                   if name in h]
         path = plots.plot_histories(series, out / f"{record.case}_contact_forces.png", None, "force (N)", title)
         figures.append(("contact forces against time", path))
     table = record.extras.get("pressure")
-    if table:
+    if table and (wanted is None or "pressure_profile" in wanted):
         path = pressure_figure(record, table, out)
         figures.append(("contact pressure along the slave surfaces (pressure.csv)", path))
-    if "time" in h and "u" not in h and "q_1" in h:
+    if "time" in h and "u" not in h and "q_1" in h and (wanted is None or "modal" in wanted):
         path = plots.plot_histories([(record.label, h["time"], h["q_1"])], out / f"{record.case}_modal.png",
                                     None, "modal coordinate q_1", title)
         figures.append(("first modal coordinate against time", path))
     return figures
+
+
+def _case_figures(record: RunRecord, out: Path, wanted: set[str] | None) -> list[tuple[str, Path]]:
+    """The figures :func:`fem2d.studies.validate.case_plots` draws for this one run, only
+    the ``wanted`` kinds kept (drawn aside and the others dropped; None: all of them)."""
+    from fem2d.studies.validate import case_plots
+
+    if wanted is None:
+        return case_plots(record.case, [record], out)
+    if not wanted & {"history", "energy", "pressure", "impacts"}:
+        return []
+    prefix = f"{record.case}_"
+    out.mkdir(parents=True, exist_ok=True)
+    kept = []
+    with tempfile.TemporaryDirectory(prefix=".fem2d-figures-", dir=out) as aside:
+        for caption, path in case_plots(record.case, [record], aside):
+            if path.name.startswith(prefix) and path.name[len(prefix):].removesuffix(".png") in wanted:
+                os.replace(path, out / path.name)
+                kept.append((caption, out / path.name))
+    return kept
 
 
 def read_history_npz(path: Path) -> dict[str, np.ndarray]:
