@@ -44,7 +44,19 @@ _WHERE = {
     "PenaltyFormulation": "fem2d.contact.penalty",
     "ContinuousFormulation": "fem2d.contact.continuous",
     "read_mesh": "fem2d.mesh.io",
-    "Fem2dWarning": "fem2d.errors",
+    **{
+        name: "fem2d.errors"
+        for name in (
+            "ConvergenceError",
+            "Fem2dError",
+            "Fem2dWarning",
+            "InputError",
+            "ModelError",
+            "NumericalError",
+            "OutputError",
+            "StrictRunError",
+        )
+    },
     **{
         name: "fem2d.model"
         for name in (
@@ -73,13 +85,22 @@ _WHERE = {
     },
 }
 
-__all__ = ["__version__", *sorted(_WHERE)]
+#: Subpackages reached as attributes without importing them first (``fem2d.mesh.sliding_block()``).
+_SUBPACKAGES = ("case", "contact", "dynamics", "exact", "fe", "io", "linalg", "mesh", "modal", "model", "post",
+                "runs", "studies")
+
+__all__ = ["__version__", *sorted(_WHERE), "mesh", "model"]
 
 
 def __getattr__(name: str):
     # lazy: `import fem2d` stays cheap for the CLI's --help and for workers
     if name in _WHERE:
         return getattr(importlib.import_module(_WHERE[name]), name)
-    if name in ("mesh", "model"):  # fem2d.mesh.sliding_block(...) without importing the submodule first
-        return importlib.import_module("fem2d.mesh")
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"fem2d.{name}")
     raise AttributeError(f"module 'fem2d' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The public API (:data:`__all__`), though its names are imported only when first used."""
+    return list(__all__)

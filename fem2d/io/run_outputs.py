@@ -17,6 +17,9 @@ from pathlib import Path
 
 from fem2d.errors import InputError
 
+#: The name of a run of a model composed in Python (it has no case) in its files and figures.
+COMPOSED = "fem2d"
+
 #: The figures :func:`plot_run` can draw, by the name that ends their file
 #: (``<case>_<name>.png``); each is drawn only when the run recorded what it needs.
 FIGURES: dict[str, str] = {

@@ -44,3 +44,7 @@ def __getattr__(name: str):
     if name in _WHERE:
         return getattr(importlib.import_module(f"fem2d.model.{_WHERE[name]}"), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return list(__all__)

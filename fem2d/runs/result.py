@@ -162,10 +162,11 @@ class Result:
         return {"n_nodes": mesh.n_nodes, "elements": kinds}
 
     def to_json(self) -> dict[str, Any]:
-        """The ``result.json`` document of SPEC section 6 (a run of a case)."""
-        if self.case is None:
-            raise ValueError("result.json records a case's settings; this result was composed in Python")
-        case = self.case.document()
+        """The ``result.json`` document of SPEC section 6. A model composed in Python
+        has no case: it is named ``fem2d`` (as its VTU files) and has no settings."""
+        from fem2d.io.run_outputs import COMPOSED
+
+        case = self.case.document() if self.case is not None else {"case": COMPOSED, "settings": {}, "overrides": {}}
         return {
             "case": case["case"],
             "version": fem2d.__version__,

@@ -117,18 +117,21 @@ def _interface(result) -> dict[str, Any]:
 
 
 def record_of(result, spec: RunSpec) -> RunRecord:
-    """A :class:`RunRecord` from a :class:`fem2d.runs.result.Result`."""
+    """A :class:`RunRecord` from a :class:`fem2d.runs.result.Result` (of a model composed
+    in Python too: named :data:`~fem2d.io.run_outputs.COMPOSED`, no settings)."""
+    from fem2d.io.run_outputs import COMPOSED
+
     extras = _interface(result)
     pressure = getattr(result.fields, "pressure", None)
     if pressure:  # the pressure.csv table, for the pressure figure
         extras["pressure"] = pressure
     return RunRecord(
         spec=spec,
-        case=result.case.name,
+        case=result.case.name if result.case is not None else COMPOSED,
         quantities=dict(result.quantities),
         checks=list(result.checks),
         timing=dict(result.timing),
-        settings=result.case.document()["settings"],
+        settings=result.case.document()["settings"] if result.case is not None else {},
         histories={k: v for k, v in result.histories.items()
                    if spec.keep_histories is None or k in spec.keep_histories},
         extras=extras,

@@ -34,10 +34,15 @@ def overrides_label(overrides: Mapping[str, Any]) -> str:
 
 
 def record_of_run(result) -> RunRecord:
-    """The record of a finished :class:`~fem2d.runs.result.Result`, labelled by its overrides."""
+    """The record of a finished :class:`~fem2d.runs.result.Result`, labelled by its
+    overrides (a model composed in Python: named ``fem2d``)."""
     from fem2d.studies.execution import record_of
 
+    from fem2d.io.run_outputs import COMPOSED
+
     case = result.case
+    if case is None:  # a model composed in Python
+        return record_of(result, RunSpec(COMPOSED, {}, "composed in Python"))
     spec = RunSpec(str(case.path or case.name), dict(case.overrides), overrides_label(case.overrides))
     return record_of(result, spec)
 
