@@ -162,8 +162,9 @@ class Result:
         return {"n_nodes": mesh.n_nodes, "elements": kinds}
 
     def to_json(self) -> dict[str, Any]:
-        """The ``result.json`` document of SPEC section 6. A model composed in Python
-        has no case: it is named ``fem2d`` (as its VTU files) and has no settings."""
+        """The ``result.json`` document of a run: its settings, quantities, checks and timing.
+        A model composed in Python has no case: it is named ``fem2d`` (as its VTU files)
+        and has no settings."""
         from fem2d.io.run_outputs import COMPOSED
 
         case = self.case.document() if self.case is not None else {"case": COMPOSED, "settings": {}, "overrides": {}}

@@ -36,9 +36,8 @@ def overrides_label(overrides: Mapping[str, Any]) -> str:
 def record_of_run(result) -> RunRecord:
     """The record of a finished :class:`~fem2d.runs.result.Result`, labelled by its
     overrides (a model composed in Python: named ``fem2d``)."""
-    from fem2d.studies.execution import record_of
-
     from fem2d.io.run_outputs import COMPOSED
+    from fem2d.studies.execution import record_of
 
     case = result.case
     if case is None:  # a model composed in Python
@@ -64,7 +63,11 @@ def record_from_dir(path: str | os.PathLike) -> RunRecord:
     elif (path / "history.csv").is_file():
         histories = {without_unit(name): column for name, column in read_history_csv(path / "history.csv").items()}
     overrides = doc.get("overrides") or {}
-    spec = RunSpec(doc.get("case", path.name), dict(overrides), overrides_label(overrides))
+    from fem2d.io.run_outputs import COMPOSED
+
+    composed = doc.get("case") == COMPOSED and not doc.get("settings")  # written by Result.write of a model
+    spec = RunSpec(doc.get("case", path.name), dict(overrides),
+                   "composed in Python" if composed else overrides_label(overrides))
     pressure = read_pressure_csv(path / "pressure.csv")
     return RunRecord(spec, doc.get("case", path.name), doc.get("quantities", {}), doc.get("checks", []),
                      doc.get("timing", {}), doc.get("settings", {}), histories, mesh=doc.get("mesh") or {},
