@@ -93,6 +93,10 @@ def test_write_vtu_of_a_run_without_snapshots_says_how_to_keep_them(tmp_path, co
     with pytest.raises(InputError, match=r"Report\(snapshots=N\)"):
         bare.write(tmp_path, vtu=True)
     assert not any(tmp_path.iterdir())
+    modal = fem2d.run("sdnd101", {"time.end": 0.05, "post.window": [0.0, 0.05]})
+    with pytest.raises(InputError, match="a modal run has no finite-element displacement field"):
+        modal.write_vtu(tmp_path)
+    assert "result.json" in _files(modal.write(tmp_path))  # its files without a VTU series
 
 
 def test_plot_draws_the_standard_figures(tmp_path, result):

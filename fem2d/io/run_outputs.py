@@ -35,6 +35,9 @@ FIGURES: dict[str, str] = {
 
 def no_snapshots(result) -> InputError:
     """The error of a VTU series asked of a run that kept no displacement snapshots."""
+    if not hasattr(result.fields, "snapshots"):
+        return InputError("no VTU series: a modal run has no finite-element displacement field; "
+                          "VTU output needs a direct or static run")
     how = ("fem2d.Report(snapshots=N)" if result.case is None
            else f"--set report.snapshots=N to fem2d.run (or fem2d run {result.case.name} --vtu)")
     return InputError("no VTU series: the run kept no displacement snapshots; run again with "
