@@ -39,7 +39,7 @@ def no_snapshots(result) -> InputError:
         return InputError("no VTU series: a modal run has no finite-element displacement field; "
                           "VTU output needs a direct or static run")
     how = ("fem2d.Report(snapshots=N)" if result.case is None
-           else f"--set report.snapshots=N to fem2d.run (or fem2d run {result.case.name} --vtu)")
+           else f"fem2d.run({result.case.name!r}, {{'report.snapshots': N}}) (fem2d run {result.case.name} --vtu)")
     return InputError("no VTU series: the run kept no displacement snapshots; run again with "
                       f"{how} to keep one every N records")
 
