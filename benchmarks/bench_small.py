@@ -17,7 +17,7 @@ the twelve SDND104 runs one process each, and ``fem2d validate`` warm.
   that ends with ``os._exit`` as the console script does;
 - **twelve runs**: SDND104 at a0 = 15, 1.5, 1.01, 0.99 with euler, devogelaere and adapt,
   one ``fem2d run`` process each, one after the other (total wall time), against the
-  targets of issue 12 (one process under 0.5 s, the twelve under 6 s);
+  targets (one process under 0.5 s, the twelve under 6 s);
 - **break-even** (``--break-even``): the interpreter's cost per force evaluation against the
   compiled kernel's fixed start, i.e. from how many evaluations a fresh process should
   compile (:data:`fem2d.modal.jit.BREAK_EVEN_EVALUATIONS`);
@@ -51,7 +51,7 @@ from pathlib import Path
 
 AMPLITUDES = (15.0, 1.5, 1.01, 0.99)
 INTEGRATORS = ("euler", "devogelaere", "adapt")
-TARGET_PROCESS_S, TARGET_TWELVE_S = 0.5, 6.0  # issue 12
+TARGET_PROCESS_S, TARGET_TWELVE_S = 0.5, 6.0  # seconds: one process, the twelve runs
 
 #: The child of :func:`phases`: ``fem2d run CASE --quiet --out OUT`` as cli/run_commands.py
 #: does it, with a timestamp after each phase, then the console script's os._exit.

@@ -8,8 +8,8 @@ are compared too: each reference value (printed like a quantity) and its OK/NOOK
 
 How to run it (all 55 runs of ``fem2d validate``, about two minutes each on two cores)::
 
-    # the reference tree, from the commit to compare against (here main's a0dce27)
-    git worktree add /tmp/old a0dce27
+    # the reference tree, from the commit to compare against (REV: a branch, tag or commit)
+    git worktree add /tmp/old REV
     python -m venv /tmp/old/.venv && /tmp/old/.venv/bin/pip install -q -e '/tmp/old[pardiso]'
     (cd /tmp/old && .venv/bin/fem2d validate --out /tmp/old_validate --no-plots --quiet)
     # the tree of this checkout

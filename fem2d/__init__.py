@@ -4,7 +4,8 @@ Run a case file::
 
     >>> import fem2d
     >>> result = fem2d.run("sdnv104a", {"time.dt": 0.005})
-    >>> result.quantities["x_at_1.70"], result.passed
+    >>> round(result.quantities["x_at_1.70"], 5), result.passed  # the exact rigid block: 14.898649
+    (14.89865, True)
 
 or compose the same model in Python::
 
@@ -20,6 +21,8 @@ or compose the same model in Python::
     >>> result = fem2d.DirectAnalysis(model, fem2d.TimeStepping(dt=0.01, end=3.5),
     ...                               fem2d.NewmarkScheme.generalized_alpha(0.7),
     ...                               report=fem2d.Report("A", "dx", at_times=[1.7])).run()
+    >>> round(result.quantities["x_at_1.70"], 4)  # one run at dt = 0.01, not extrapolated in time
+    14.8983
 
 Every name is imported when first used: ``import fem2d`` stays cheap.
 """

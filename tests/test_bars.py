@@ -153,7 +153,7 @@ def test_exact_impact_of_the_bar_cases():
 
 @pytest.mark.slow
 def test_bar_bounce_ten_bounces_without_reopening():
-    """Issue 10: with the case's settings (modified mass, events, Courant 0.71)
+    """With the case's settings (modified mass, events, Courant 0.71)
     ten contacts, none re-opening, and the energy kept to 1 % (observed 9e-9)."""
     q = run("bar_bounce").quantities
     assert q["n_impacts"] == 10 and q["n_reopenings"] == 0

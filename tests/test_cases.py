@@ -91,7 +91,7 @@ def test_overrides_are_toml_values():
 
 def test_references_follow_the_settings():
     default = {r["quantity"]: r["value"] for r in references_for(load_case("sdnv104a"))}
-    # exact values computed for the settings: SPEC 1's printed digits
+    # exact values computed for the settings: the digits SDNV104's analytic model prints
     assert default["x_at_1.70"] == pytest.approx(14.898649, abs=5e-7)
     assert default["x_ext_1"] == pytest.approx(14.911447, abs=5e-7)
     # code_aster's algorithm: no event located, one run

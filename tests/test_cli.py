@@ -1,4 +1,4 @@
-"""The `fem2d run` contract (SPEC section 6): result.json, errors, atomicity."""
+"""The `fem2d run` contract: result.json fields, errors, atomicity."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""The exact event-driven integrator against the references of SPEC sections 2-3 and the closed forms."""
+"""The exact event-driven integrator against code_aster SDND104 / SDND101 references and the closed forms."""
 
 import math
 

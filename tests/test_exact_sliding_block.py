@@ -1,4 +1,4 @@
-"""The exact SDNV104 reference (rigid block, spring, Coulomb friction) against SPEC section 1."""
+"""The exact SDNV104 reference (rigid block, spring, Coulomb friction) against its analytic model's printed values."""
 
 import numpy as np
 import pytest

@@ -22,7 +22,7 @@ from fem2d.runs.extrapolation import combine
 
 
 def test_the_cli_runs_sdnv104a_extrapolated_within_1e_5_of_the_exact_block(tmp_path, capsys):
-    """The must-show of issue 10 through the command line: default settings, dt = 0.01."""
+    """SDNV104 A within 1e-5 m of the exact block through the command line: default settings, dt = 0.01."""
     assert main(["run", "sdnv104a", "--out", str(tmp_path), "--quiet"]) == 0
     doc = json.loads((tmp_path / "result.json").read_text())
     exact = solve(SlidingBlock(), 3.5)

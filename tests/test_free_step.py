@@ -1,4 +1,4 @@
-"""A step without contact forces (issue 12): the short path gives the loop's result."""
+"""A step without contact forces: the short path gives the loop's result."""
 
 import numpy as np
 import pytest

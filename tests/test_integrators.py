@@ -1,6 +1,6 @@
 """euler / devogelaere / adapt against code_aster's printed numbers and the exact references.
 
-References: SPEC sections 2-3 and issue 4 (code_aster's Euler values for its own
+References: code_aster SDND104 and SDND101 (code_aster's Euler values for its own
 inputs; exact values of the event-driven model, cross-checked in test_events.py
 against the closed forms of fem2d.exact.modal_references).
 """
@@ -17,9 +17,9 @@ from fem2d.modal.run import run_modal
 from fem2d.modal.shocks import Obstacle
 from fem2d.model.timefunctions import PiecewiseLinear, Sine
 
-# exact wear power over [4, 12] with the case's 3e-5 N/m spring (event-driven, issue 4)
+# exact wear power over [4, 12] with the case's 3e-5 N/m spring (event-driven)
 EXACT_P = {15.0: 15.2667649153756, 1.5: 0.409062758890373, 1.01: 2.26164125885919e-4, 0.99: 0.0}
-# code_aster's explicit Euler, dt = 1e-4 (SPEC section 2)
+# code_aster's explicit Euler, dt = 1e-4 (SDND104's printed wear power)
 ASTER_EULER_P = {15.0: 15.2667964799, 1.5: 0.409077335988, 1.01: 2.26326449113e-4, 0.99: 0.0}
 # code_aster's tolerances against the exact value (relative; 0.99 must be exactly 0)
 TOL = {15.0: 8e-5, 1.5: 5e-5, 1.01: 8e-4}
@@ -66,7 +66,7 @@ def test_euler_sdnd101_impacts():
     assert abs(q["impact_2_impulse"] / 198.0198 - 1.0) < 1e-3
     assert abs(q["impact_2_v_impact"] + 1.0) < 1e-3
     assert abs(q["impact_2_duration"] / ref["duration"] - 1.0) < 0.02
-    # code_aster's own printed Euler values (SPEC section 3)
+    # code_aster's own printed Euler values (SDND101, EULER, dt = 5e-4)
     assert q["impact_1_t_peak"] == pytest.approx(1.55e-2, rel=1e-9)
     assert q["impact_1_f_max"] == pytest.approx(9952.685590457, rel=1e-10)
     assert q["impact_2_t_peak"] == pytest.approx(0.361, rel=1e-9)

@@ -32,7 +32,7 @@ def test_the_bars_impact_with_the_exact_force_and_no_energy_created(case, platea
 
 def test_sdnv104_follows_the_exact_rigid_block_at_its_own_step():
     """SDNV104 A at dt = 0.01 with Coulomb friction (mu = 0.3): DX(A) within
-    3e-4 of the exact ramped rigid block (SPEC 1: 14.898649 at 1.70 s, 3.513052
+    3e-4 of the exact ramped rigid block (SDNV104's analytic model: 14.898649 at 1.70 s, 3.513052
     at 3.40 s; average acceleration is 2.5e-4 / 3.4e-4 off), and the energy
     balance with the friction dissipation closes to 1e-4."""
     q = run("sdnv104a", {"time.scheme": "moreau_jean"}).quantities

@@ -43,7 +43,7 @@ def test_reference_curve_from_the_case():
     expected = tip_step_response(t, P=1e4, E=2.1e11, inertia=0.5**3 / 12, rho_A=3900.0, L=10.0, n_modes=60)
     assert np.allclose(curve(t), expected, rtol=1e-12)
     label, curve = reference_curve(load_case("sdnv104a"))
-    assert curve(np.array([1.70, 3.40])) == pytest.approx([14.898649, 3.513052], abs=1e-6)  # SPEC section 1
+    assert curve(np.array([1.70, 3.40])) == pytest.approx([14.898649, 3.513052], abs=1e-6)  # SDNV104's analytic model
     assert reference_curve(Case("c", {"report": {"curve": {"args": {}}}})) is None
     with pytest.raises(InputError, match="report.curve.function: 'numpy:frexp' is not a reference curve of fem2d"):
         reference_curve(Case("c", {"report": {"curve": {"function": "numpy:frexp"}}}))

@@ -34,7 +34,7 @@ def test_sliding_block_parameters_come_from_the_model():
 
 def test_sliding_block_reference_for_another_mu():
     refs = {r["quantity"]: r["value"] for r in references_for(load_case("sdnv104a", {"contact.mu": 0.5}))}
-    assert refs["x_at_1.70"] == pytest.approx(13.73339, abs=1e-5)  # the value for mu = 0.5
+    assert refs["x_at_1.70"] == pytest.approx(13.73339, abs=1e-5)  # the rigid block's DX at 1.70 s for mu = 0.5
     assert refs["x_at_1.70"] == pytest.approx(float(solve(SlidingBlock(mu=0.5), 3.5).x(1.70)), rel=1e-14)
     # instantaneous loads: the textbook extrema 2 (F - f) / k and 4 f / k at pi / w, 2 pi / w
     case = load_case("sdnv104a", {"contact.mu": 0.5, "functions.ramp.t": [0.0, 1e-12]})

@@ -1,4 +1,4 @@
-"""Every bad input and every fault gets a clear, safe outcome (issue 11).
+"""Every bad input and every fault gets a clear, safe outcome.
 
 Each bad input below is run through the command line (in this process, through
 ``fem2d.cli.main``) and asserted to end with the expected exit status (2: the
@@ -105,7 +105,7 @@ BAD_SETTINGS = [
     ("sdnd104", ["excitation.omega=-1"], 2, r"excitation\.omega: "),
     ("sdnd104", ["excitation.direction=[1.0, 0.0, 0.0]"], 2, r"excitation\.direction: "),
     ("sdnd104", ["post.threshold=-1"], 2, r"post\.threshold: "),
-    # meaningless combinations (issue 11, item 2)
+    # meaningless combinations of settings
     ("sdnv104a", ["report.at_times=[1.7, 3.4, 10.0]"], 2, r"report\.at_times: \[10\.0\] outside the run"),
     ("sdnv104a", ["time.end=1.0", "report.at_times=[1.7]"], 2, r"report\.at_times: \[1\.7\] outside the run"),
     ("sdnd104", ["post.window=[4.0, 20.0]"], 2, r"post\.window: \[4\.0, 20\.0\] outside the run"),

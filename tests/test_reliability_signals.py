@@ -1,5 +1,5 @@
 """Faults from outside: Ctrl-C and SIGKILL at random moments, a full disk, a read-only
-output directory, a read-only install (issue 11).
+output directory, a read-only install.
 
 The signal tests run the command line in a child process group, as a terminal
 would. By default each runs twice at random moments; ``pytest -m slow`` runs

@@ -40,7 +40,7 @@ def test_default_settings_match_the_exact_ramped_solution(case):
     assert q["x_at_1.70"] == pytest.approx(14.898649, rel=3e-5)
     assert q["x_at_3.40"] == pytest.approx(3.513052, rel=1.5e-4)
     assert run(case).passed
-    # issue 10: Richardson extrapolation in time (time.extrapolate, on in these cases) reaches
+    # Richardson extrapolation in time (time.extrapolate, on in these cases) reaches
     # 1e-5 m of the exact rigid block (measured: A +4.4e-6, +1.7e-6; C +4.4e-6, +1.7e-6;
     # D +6.0e-6, +2.1e-6); the penalty cases reach what their soft springs allow, the penalty
     # model's own distance to the rigid block, up to 1.2e-4 m run to convergence (measured:
@@ -172,7 +172,7 @@ def test_a_penalty_coefficient_far_above_the_body_stiffness_is_warned_of():
 
 def test_energy_balance_closes_for_average_acceleration():
     q = run("sdnv104a", time__scheme="newmark").quantities
-    assert abs(q["energy_drift"]) < 1e-3  # energy_drift superseded energy_balance_error (issue 10)
+    assert abs(q["energy_drift"]) < 1e-3  # energy_drift: (E + D - W - E(0)) / max(E(0), max |W|)
     assert q["friction_dissipation"] > 0.5 * q["work_loads"]
 
 
@@ -193,7 +193,7 @@ def test_factorisation_once_few_newton_iterations_and_fast():
         assert t["factorizations"] == 1
         assert t["refactorizations"] <= t["step_sizes"] - 1 + events
     assert t["newton_iterations"] <= 1.5 * (t["steps"] + t["events_trial_steps"] + 2 * events)
-    assert t["wall_s"] < 2.0  # the issue's bound; about 0.25 s once imported, 0.47 s in a fresh process
+    assert t["wall_s"] < 2.0  # about 0.25 s once imported, 0.47 s in a fresh process
     # the default, extrapolated in time: both runs' steps, the events met once (the same in both)
     both = run("sdnv104a").timing
     assert both["steps"] == both["steps_dt"] + both["steps_dt2"] == t["steps"] + both["steps_dt2"]

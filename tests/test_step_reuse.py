@@ -1,4 +1,4 @@
-"""What a step keeps from the last one (issue 12): the same numbers with less work per step."""
+"""What a step keeps from the last one: the same numbers with less work per step."""
 
 import numpy as np
 import pytest

@@ -1,6 +1,6 @@
 r"""Continuous (weak-form) contact: augmented Lagrangian solved by a semi-smooth Newton.
 
-code_aster's ``CONTINUE`` method (SPEC section 5). The contact pressure
+code_aster's ``CONTINUE`` method (``DEFI_CONTACT``, ``FORMULATION='CONTINUE'``). The contact pressure
 :math:`\lambda_n` and the friction traction :math:`\lambda_t` (Pa) are fields
 on the slave surface, interpolated by the slave shape functions
 :math:`\phi_j`; the contact virtual work is

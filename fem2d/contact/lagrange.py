@@ -1,6 +1,6 @@
 r"""Discrete contact with Lagrange multipliers: an active-set method on the Delassus operator.
 
-code_aster's discrete ``LAGRANGIEN`` method (SPEC section 5). The unknowns
+code_aster's discrete ``LAGRANGIEN`` method (``DEFI_CONTACT``, ``FORMULATION='DISCRETE'``). The unknowns
 are the nodal contact forces :math:`\lambda_n \ge 0` and friction forces
 :math:`\lambda_t` (N) of the slave nodes, node-to-segment; the step's
 condensed (Delassus) operator is :math:`W = G C G^T` with :math:`G` the rows

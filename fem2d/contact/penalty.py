@@ -1,6 +1,6 @@
 r"""Discrete penalty contact with regularised Coulomb friction.
 
-code_aster's discrete ``PENALISATION`` (SPEC section 5), node-to-segment: the
+code_aster's discrete ``PENALISATION`` (``DEFI_CONTACT``, ``FORMULATION='DISCRETE'``), node-to-segment: the
 law is :func:`penalty_law` (a normal spring on the penetration, a tangential
 spring from the stick anchor sliding on the Coulomb cone). An opening node
 forgets its anchor.

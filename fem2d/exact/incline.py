@@ -31,8 +31,8 @@ import numpy as np
 def incline_acceleration(gravity: float, theta: float, mu: float) -> float:
     r"""Sliding acceleration :math:`g(\sin\theta - \mu\cos\theta)` (m/s^2), 0 when stuck.
 
-    >>> round(incline_acceleration(9.81, np.radians(30.0), 0.3), 6)
-    2.356326
+    >>> round(incline_acceleration(9.81, np.radians(30.0), 0.3), 6)  # 9.81 (0.5 - 0.3 * 0.866025)
+    2.356287
     >>> incline_acceleration(9.81, np.radians(10.0), 0.3)
     0.0
     """

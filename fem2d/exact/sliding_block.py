@@ -1,6 +1,6 @@
 r"""Exact reference of SDNV104: a rigid block on a spring with Coulomb friction.
 
-The model (SPEC section 1, "analytic model"): a mass :math:`m` (kg) on a
+The model (the analytic model of code_aster SDNV104): a mass :math:`m` (kg) on a
 spring :math:`k` (N/m), pushed by a tangential force :math:`F_t\,r(t)` and
 pressed by a normal force :math:`F_n\,r(t)` (N), with Coulomb friction
 :math:`\mu`. The load factor :math:`r(t)` is piecewise linear (SDNV104: 0 at

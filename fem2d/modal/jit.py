@@ -15,7 +15,7 @@ file by an earlier process and loaded without numba (:mod:`fem2d.modal.native`: 
 and ctypes, about 0.03 s), else the dispatcher, which then keeps that file. The
 dispatcher's start is importing numba, loading its typing and lowering registries
 (:func:`load_numba_target`, without ``scipy.linalg``) and the cached machine code,
-0.5-0.8 s on the shared 2-core machine. The interpreter costs 14-25 us per force
+0.5-0.8 s on a 2-core machine. The interpreter costs 14-25 us per force
 evaluation of SDND104's one-mode, one-obstacle model (the compiled kernel 0.1 us).
 :func:`use_compiled` takes the compiled path when the kernel is already loaded in this
 process, or when the run, with the evaluations the process already interpreted, has at

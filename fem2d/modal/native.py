@@ -1,7 +1,7 @@
 """The compiled modal kernels' machine code, kept as an object file and loaded without numba.
 
 numba's own cache keeps a kernel's machine code on disk, but a process that loads it
-imports numba and fills its typing and lowering registries first: 0.5-0.8 s on the shared
+imports numba and fills its typing and lowering registries first: 0.5-0.8 s on a
 2-core machine, where SDND104's 120000 compiled steps take 0.02 s. Here an entry kernel
 (:data:`ENTRY_POINTS`: ``_euler``, ``_devogelaere``, ``_adapt``) gets a C entry point,
 compiled once per environment by numba: it takes the kernel's arguments flattened (the

@@ -19,7 +19,7 @@ __all__ = ["ModalRun", "run_modal"]
 
 @dataclass(frozen=True)
 class ModalRun:
-    """Result of :func:`run_modal`: history, quantities (SPEC section 6 names), timing.
+    """Result of :func:`run_modal`: history, quantities (named as in ``result.json``), timing.
 
     ``exact`` holds the :class:`~fem2d.modal.events.ExactSolution` of the
     ``"exact"`` integrator (None otherwise); its sampled history has NaN in

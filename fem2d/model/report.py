@@ -16,7 +16,7 @@ from fem2d.model.supports import COMPONENTS
 @dataclass(frozen=True)
 class Report:
     """The reported displacement component and the quantities made from it
-    (SPEC section 6: ``x_at_T``, ``x_ext_k``, ``t_ext_k``, ``x_rest``, ``t_rest``, ``t_still``; see
+    (the ``result.json`` quantities ``x_at_T``, ``x_ext_k``, ``t_ext_k``, ``x_rest``, ``t_rest``, ``t_still``; see
     :func:`fem2d.runs.direct.direct_quantities`).
 
     Parameters

@@ -1,4 +1,4 @@
-r"""Energy accounting of a direct run (SPEC section 8).
+r"""Energy accounting of a direct run: the energy balance and its drift.
 
 With :math:`E = T + U` (kinetic plus elastic energy of the bodies and springs),
 :math:`W` the work of the loads and :math:`D \ge 0` the friction dissipation,

@@ -58,7 +58,8 @@ class ImpactStatistics:
     f_max_std: float
 
     def quantities(self, prefix: str = "") -> dict[str, float]:
-        """SPEC section 6 names: ``impact_K_t_peak`` ... ``impact_K_n_elementary``, ``n_impacts``, ``f_max_abs``."""
+        """The quantities under their ``result.json`` names: ``impact_K_t_peak`` ...
+        ``impact_K_n_elementary``, ``n_impacts``, ``f_max_abs``."""
         out: dict[str, float] = {}
         for k, imp in enumerate(self.impacts, start=1):
             p = f"{prefix}impact_{k}_"

@@ -74,7 +74,7 @@ def half_width(s: np.ndarray, force: np.ndarray) -> float:
     """:math:`2 \\sqrt{\\sum F (s - \\bar s)^2 / \\sum F}` (m), 0 without contact.
 
     >>> x = np.linspace(-1.0, 1.0, 20001)
-    >>> round(half_width(x, np.sqrt(1.0 - x**2)), 6)  # a Hertz distribution of half-width 1
+    >>> round(half_width(x, np.sqrt(1.0 - x**2)), 5)  # a Hertz distribution of half-width 1 (sampled: 0.9999994)
     1.0
     """
     force = np.clip(np.asarray(force, dtype=float), 0.0, None)

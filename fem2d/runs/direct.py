@@ -2,7 +2,7 @@
 
 :class:`DirectAnalysis` (model, time grid, scheme, linear solver, report)
 -> System -> NewmarkStepper (+ ContactCoupling) -> DirectHistory ->
-quantities of SPEC section 6 (``x_at_T``, ``x_ext_k``, ``t_ext_k``,
+the ``result.json`` quantities (``x_at_T``, ``x_ext_k``, ``t_ext_k``,
 ``x_rest``, ``t_rest``) plus run diagnostics (energy balance, penetration).
 """
 

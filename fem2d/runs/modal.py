@@ -3,8 +3,8 @@ TYPE_CALCUL='TRAN', BASE_CALCUL='GENE').
 
 :class:`ModalAnalysis` -> System -> lowest modes -> ModalProblem (projected
 loads, base excitation, initial conditions, obstacles at nodes) -> euler /
-devogelaere / adapt / exact -> wear power and impact statistics (SPEC
-sections 2-4, 6).
+devogelaere / adapt / exact -> wear power and impact statistics (the
+``result.json`` quantities of code_aster SDND101 and SDND104).
 """
 
 from __future__ import annotations

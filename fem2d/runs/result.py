@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 class Result:
     """What a run produced.
 
-    ``quantities``: named numbers (SPEC section 6); ``timing``: wall time and
+    ``quantities``: named numbers (the ``quantities`` of ``result.json``); ``timing``: wall time and
     work counters; ``histories``: equal-length time series (``time`` first)
     for CSV and plots, and ``slave_*`` per-node arrays; ``fields``: the model,
     its assembled system and what the path leaves besides numbers
@@ -335,7 +335,7 @@ def write_pressure_csv(result: Result, directory: Path) -> Path | None:
 
 
 def write_result_json(result: Result, directory: Path) -> Path:
-    """``result.json`` (SPEC section 6; strict JSON: a non-finite number is null)."""
+    """``result.json`` (strict JSON: a non-finite number is null)."""
     write_json(directory / "result.json", result.to_json())
     return directory / "result.json"
 

@@ -8,8 +8,10 @@ becomes a row. The tables are plain ``(header, rows)`` pairs, written as CSV
 and printed as text.
 
     >>> from fem2d.studies.study import grid_specs, run_all
-    >>> specs = grid_specs("sdnv104a", {"time.dt": [0.01, 0.005], "mesh.refine": [0, 1]})
+    >>> specs = grid_specs("sdnv104a", {"time.dt": [0.01, 0.005]})
     >>> records = run_all(specs)            # local processes
+    >>> [(r.label, round(r.quantities["x_at_1.70"], 4)) for r in records]
+    [('time.dt=0.01', 14.8987), ('time.dt=0.005', 14.8987)]
 """
 
 from __future__ import annotations
