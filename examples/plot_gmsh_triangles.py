@@ -24,7 +24,6 @@ from pathlib import Path
 
 import gmsh
 import matplotlib.pyplot as plt
-import numpy as np
 
 import fem2d
 from fem2d.exact.incline import incline_displacement
