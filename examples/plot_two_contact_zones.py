@@ -12,8 +12,8 @@ Each wall reverses the bar's axial momentum, m v_x = 0.1 kg m/s (per metre
 of thickness), so its normal impulse is about 2 m v_x; while the contact
 nodes slide, Coulomb's law makes each wall's friction impulse exactly its
 own mu times its normal impulse. The headline number is that ratio for the
-left wall, |friction impulse| / normal impulse, checked against mu = 0.2
-(the right wall's must be 0.1).
+left wall, the size of its friction impulse over its normal impulse, checked
+against mu = 0.2 (the right wall's must be 0.1).
 """
 
 # %%

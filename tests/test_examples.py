@@ -75,11 +75,12 @@ def test_gallery_scripts_open_with_a_title_and_say_what_they_check():
     """sphinx-gallery takes the module docstring's first line as the title
     (underlined) and the header page from GALLERY_HEADER.rst."""
     assert (EXAMPLES / "GALLERY_HEADER.rst").read_text().splitlines()[1].startswith("===")
+    for path in EXAMPLES.glob("*.py"):  # the gallery lists every script, run (plot_*) or not
+        lines = path.read_text().split(chr(10))
+        assert lines[0] == chr(34) * 3, path.name
+        assert len(lines[2]) >= len(lines[1]) and set(lines[2]) == {"="}, path.name
     for name in GALLERY:
         text = (EXAMPLES / name).read_text()
-        lines = text.split(chr(10))
-        assert lines[0] == chr(34) * 3, name
-        assert len(lines[2]) >= len(lines[1]) and set(lines[2]) == {"="}, name
         assert "headline" in text.split(chr(34) * 3)[1], f"{name}: the docstring names its headline number"
         assert "# %%" in text, name
 
