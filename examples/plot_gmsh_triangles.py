@@ -17,7 +17,8 @@ against that exact rigid-block motion (:mod:`fem2d.exact.incline`).
 # A 0.4 m x 0.2 m rectangle with an unstructured triangle mesh. Physical
 # groups name what the model refers to: the body ``BLOCK``, its bottom edge
 # ``BOTTOM`` (the contact surface) and the corner node ``A`` whose motion is
-# reported.
+# reported. The file goes to a temporary directory, read back with
+# :func:`fem2d.read_mesh` (a mesh in memory needs no file once read).
 import math
 import tempfile
 from pathlib import Path
@@ -28,29 +29,33 @@ import matplotlib.pyplot as plt
 import fem2d
 from fem2d.exact.incline import incline_displacement
 
-workdir = Path(tempfile.mkdtemp(prefix="fem2d-gmsh-"))
-msh = workdir / "block_tri6.msh"
 
-gmsh.initialize(interruptible=False)
-try:
-    gmsh.option.setNumber("General.Terminal", 0)
-    gmsh.model.add("block")
-    occ = gmsh.model.occ
-    corners = [occ.addPoint(x, y, 0.0, 0.06) for x, y in ((0, 0), (0.4, 0), (0.4, 0.2), (0, 0.2))]
-    lines = [occ.addLine(corners[i], corners[(i + 1) % 4]) for i in range(4)]
-    surface = occ.addPlaneSurface([occ.addCurveLoop(lines)])
-    occ.synchronize()
-    gmsh.model.addPhysicalGroup(2, [surface], name="BLOCK")
-    gmsh.model.addPhysicalGroup(1, [lines[0]], name="BOTTOM")
-    gmsh.model.addPhysicalGroup(0, [corners[0]], name="A")
-    gmsh.model.mesh.generate(2)
-    gmsh.model.mesh.setOrder(2)  # six-node triangles, three-node edges
-    gmsh.option.setNumber("Mesh.MshFileVersion", 4.1)
-    gmsh.write(str(msh))
-finally:
-    gmsh.finalize()
+def write_block_mesh(path: Path) -> None:
+    """A 0.4 m x 0.2 m block of six-node triangles, written to ``path`` by gmsh."""
+    gmsh.initialize(interruptible=False)
+    try:
+        gmsh.option.setNumber("General.Terminal", 0)
+        gmsh.model.add("block")
+        occ = gmsh.model.occ
+        corners = [occ.addPoint(x, y, 0.0, 0.06) for x, y in ((0, 0), (0.4, 0), (0.4, 0.2), (0, 0.2))]
+        lines = [occ.addLine(corners[i], corners[(i + 1) % 4]) for i in range(4)]
+        surface = occ.addPlaneSurface([occ.addCurveLoop(lines)])
+        occ.synchronize()
+        gmsh.model.addPhysicalGroup(2, [surface], name="BLOCK")
+        gmsh.model.addPhysicalGroup(1, [lines[0]], name="BOTTOM")
+        gmsh.model.addPhysicalGroup(0, [corners[0]], name="A")
+        gmsh.model.mesh.generate(2)
+        gmsh.model.mesh.setOrder(2)  # six-node triangles, three-node edges
+        gmsh.option.setNumber("Mesh.MshFileVersion", 4.1)
+        gmsh.write(str(path))
+    finally:
+        gmsh.finalize()
 
-mesh = fem2d.read_mesh(msh)
+
+with tempfile.TemporaryDirectory(prefix="fem2d-gmsh-") as workdir:
+    msh = Path(workdir) / "block_tri6.msh"
+    write_block_mesh(msh)
+    mesh = fem2d.read_mesh(msh)
 cells = {block.kind: len(block) for block in mesh.groups.values() if block.dimension == 2}
 print(f"{mesh.n_nodes} nodes, cells: {cells}")
 
