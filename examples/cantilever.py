@@ -1,4 +1,8 @@
-"""A slender cantilever composed in Python: plane stress, QUAD8, a tip load
+"""
+A cantilever composed in Python
+===============================
+
+A slender cantilever: plane stress, QUAD8, a tip load
 applied suddenly at t = 0 (the model of ``cases/cantilever.toml``).
 
 Compared with Euler-Bernoulli beam theory (:mod:`fem2d.exact.beam`): the

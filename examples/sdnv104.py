@@ -1,4 +1,8 @@
-"""SDNV104 composed in Python: an elastic block pushed along a rigid support
+"""
+SDNV104 composed in Python
+==========================
+
+An elastic block pushed along a rigid support
 with Coulomb friction, pulled back by two springs (code_aster V5.03.104).
 
 The same model as ``cases/sdnv104a.toml``, without the case file. The block's
