@@ -24,6 +24,13 @@ _page = markdown_page().replace("](", "]\\(") + "\n"
 if not (GENERATED / "case-format.md").is_file() or (GENERATED / "case-format.md").read_text() != _page:
     (GENERATED / "case-format.md").write_text(_page, encoding="utf-8")
 
+# docs/gallery/ is generated from examples/plot_*.py: the pages of an example that was
+# renamed or removed are dropped, or they would stand outside every table of contents.
+_EXAMPLES = {p.stem for p in (ROOT / "examples").glob("plot_*.py")}
+for _stale in (Path(__file__).parent / "gallery").glob("plot_*"):
+    if _stale.is_file() and _stale.name.split(".")[0] not in _EXAMPLES:
+        _stale.unlink()
+
 project = "fem2d"
 author = "fem2d authors"
 copyright = "fem2d authors"
@@ -40,7 +47,7 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "_generated", "case-format.md", "tutorial/*.md", "gallery/*.ipynb", "gallery/*.py.md5", "gallery/*.zip"]
+exclude_patterns = ["_build", "sg_execution_times.rst", "_generated", "case-format.md", "tutorial/*.md", "gallery/*.ipynb", "gallery/*.py.md5", "gallery/*.zip"]
 myst_heading_anchors = 3
 myst_enable_extensions = ["dollarmath"]
 
@@ -66,6 +73,7 @@ sphinx_gallery_conf = {
     "ignore_pattern": r"^(?!.*plot_)",
     "download_all_examples": False,
     "within_subsection_order": "FileNameSortKey",
+    "write_computation_times": False,
 }
 
 html_theme = "furo"
