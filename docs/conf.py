@@ -47,7 +47,10 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "sg_execution_times.rst", "_generated", "case-format.md", "tutorial/*.md", "gallery/*.ipynb", "gallery/*.py.md5", "gallery/*.zip"]
+exclude_patterns = [
+    "_build", "_generated", "case-format.md", "tutorial/*.md", "sg_execution_times.rst",
+    "gallery/*.ipynb", "gallery/*.py.md5", "gallery/*.zip",
+]
 myst_heading_anchors = 3
 myst_enable_extensions = ["dollarmath"]
 
