@@ -48,7 +48,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = [
-    "_build", "_generated", "case-format.md", "tutorial/*.md", "sg_execution_times.rst",
+    "_build", "_generated", "case-format.md", "sg_execution_times.rst",
     "gallery/*.ipynb", "gallery/*.py.md5", "gallery/*.zip",
 ]
 myst_heading_anchors = 3

@@ -2,7 +2,6 @@
 
 import inspect
 import re
-import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -53,9 +52,13 @@ def test_every_mesh_builder_and_its_parameters_are_documented():
                 assert f"``{param}``" in row.group(1), f"docs/user/meshes.rst: {name}'s {param}"
 
 
-def test_the_tutorial_runs_and_prints_the_sliding_block(tmp_path, monkeypatch, capsys):
+def test_the_tutorial_page_runs_and_prints_the_sliding_block(tmp_path, monkeypatch, capsys):
+    """docs/tutorial.md's code blocks, run one after the other, are the tutorial's script."""
+    blocks = re.findall(r"```python\n(.*?)```", (DOCS / "tutorial.md").read_text(encoding="utf-8"), flags=re.S)
+    assert len(blocks) == 5
     monkeypatch.chdir(tmp_path)
-    script = runpy.run_path(str(DOCS / "tutorial" / "block_on_gmsh_mesh.py"), run_name="__main__")
+    script = {"__name__": "__main__"}
+    exec(compile("\n".join(blocks), "docs/tutorial.md", "exec"), script)
     assert script["result"].quantities["x_at_1.70"] == pytest.approx(14.8986, abs=1e-3)
     assert "x(1.70) = 14.898" in capsys.readouterr().out
     assert (tmp_path / "block_on_gmsh_mesh.png").stat().st_size > 10_000
