@@ -1,4 +1,5 @@
-"""The README's "Write your own case" examples run and pass their checks."""
+"""The user guide's case files and Python scripts run and pass their checks
+(docs/user/cases.md "Write your own case", docs/user/python.md)."""
 
 import json
 import re
@@ -13,11 +14,13 @@ import pytest
 import fem2d
 from fem2d.cli import main
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "user"
+CASES_PAGE = DOCS / "cases.md"
+PYTHON_PAGE = DOCS / "python.md"
 
 
 def _files() -> dict[str, str]:
-    text = README.read_text(encoding="utf-8")
+    text = CASES_PAGE.read_text(encoding="utf-8")
     return dict(re.findall(r"<!-- file: (\S+) -->\n```\w*\n(.*?)```", text, flags=re.S))
 
 
@@ -39,10 +42,10 @@ def test_write_your_own_case_examples(tmp_path, monkeypatch):
 
 
 def test_the_same_problem_composed_in_python_and_as_a_case_file(tmp_path, monkeypatch):
-    """README "Compose a model in Python": the script and the case file that
+    """docs/user/python.md: the script and the case file that
     follows it are one problem: every quantity the same to the last digit,
     x_at_1.70 the number the script's comment prints."""
-    text = README.read_text(encoding="utf-8")
+    text = PYTHON_PAGE.read_text(encoding="utf-8")
     files = dict(re.findall(r"<!-- same problem: (\S+) -->\n```\w*\n(.*?)```", text, flags=re.S))
     assert set(files) == {"compose_sdnv104.py", "compose_sdnv104.toml"}
     for name, body in files.items():
