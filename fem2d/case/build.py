@@ -396,7 +396,7 @@ def scheme_of(case: Case) -> TimeScheme:
     run's mesh, else ``modified_mass``
     (:class:`~fem2d.dynamics.choice.ContactSchemeChoice`, the Newmark returned
     here being its implicit scheme); ``newmark`` without contact (plain Newmark
-    creates energy at impacts: README, time schemes).
+    creates energy at impacts: docs/theory/time-schemes.md).
     """
     from fem2d.dynamics.schemes import NewmarkScheme  # imported when asked for: it needs scipy.sparse
 

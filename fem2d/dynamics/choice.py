@@ -2,7 +2,7 @@ r"""The default time scheme of a model with contact, chosen on the assembled
 system: the explicit impact scheme when the step is within its stability
 limit, an implicit energy-conserving one otherwise.
 
-Measured on the exact Signorini bars (README, "Time schemes with impacts";
+Measured on the exact Signorini bars (docs/theory/time-schemes.md, "Time schemes with impacts";
 ``fem2d compare bar_wall --schemes ...``): at a step within the explicit limit
 on a lumped mass (Courant numbers 0.5 to 0.96), Paoli-Schatzman's central
 differences give the contact force plateau within 9 % with the contact

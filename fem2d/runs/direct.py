@@ -444,7 +444,7 @@ class Integration:
 def energy_remedy(scheme: TimeScheme, events: bool) -> str:
     """What to change when a run created energy, for the scheme it ran: the modified mass
     keeps the energy through an impact only when the impact is located at a step's end
-    (README, time schemes; a block pushed into a rigid wall over a frictional floor created
+    (docs/theory/time-schemes.md; a block pushed into a rigid wall over a frictional floor created
     1.85 times the work of its loads without, lost 3 % with).
 
     >>> from fem2d.dynamics.schemes import NewmarkScheme

@@ -28,7 +28,7 @@ event falls in the step, which differs between the two grids: no common
 :math:`C`); located, both grids have a step end at the event (up to the
 locator's own error), the error between events is the smooth one, and the
 expansion holds. SDNV104 A at dt = 0.01 (generalized-alpha, rho_inf 0.7):
-x(1.70) -3.1e-4 -> +4.4e-6, x(3.40) +3.4e-4 -> +1.7e-6 (README).
+x(1.70) -3.1e-4 -> +4.4e-6, x(3.40) +3.4e-4 -> +1.7e-6 (docs/theory/time-schemes.md).
 
 The combined histories are at the coarse run's instants. The motion and
 the energies (displacements, velocities, momenta, kinetic, elastic and
@@ -232,7 +232,7 @@ def impacts_or_releases(series: dict[str, np.ndarray], zones: list[str]) -> str 
     """The contact zones whose contact closed or opened during the run (their
     normal force vanished or appeared after the first step: an impact or a
     release), or None. After such an event the error of a run has no
-    expansion in powers of dt (README, time schemes: on bar_wall and two_bars
+    expansion in powers of dt (docs/theory/time-schemes.md: on bar_wall and two_bars
     the extrapolation's impulse error is three times the dt run's).
 
     >>> impacts_or_releases({"W:normal_force": np.array([0.0, 0.0, 5.0, 5.0])}, ["W"])
@@ -329,7 +329,7 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     end = stepping.end
     if stepping.events:  # bar_bounce: 75 impacts and 96 releases located at dt, 72 and 75 at dt/2
         raise ModelError(stepping, "extrapolate", "refused with located impacts and releases (events): "
-                         "the error after an impact has no expansion in powers of dt (README, time schemes)")
+                         "the error after an impact has no expansion in powers of dt (docs: theory, time schemes)")
 
     def part(share: float, offset: float) -> Callable[[float], None] | None:
         return None if progress is None else (lambda t: progress(offset + share * t))

@@ -178,8 +178,9 @@ def local_cluster(workers: int | None = None) -> Iterator:
 
     The workers are started with Ctrl-C ignored (it reaches the terminal's whole
     process group; the client decides, as with local processes): a Ctrl-C in the
-    second or two the cluster takes to start is not seen. Dask's log lines below
-    errors are not printed, and none once the study was interrupted (the cancelled
+    second or two the cluster takes to start is not seen. The workers print no log
+    lines (a failed run reaches the client as its record); the client's Dask log
+    prints errors only, and nothing once the study was interrupted (the cancelled
     tasks, the workers stopped at close).
     """
     import logging
@@ -187,7 +188,10 @@ def local_cluster(workers: int | None = None) -> Iterator:
 
     from fem2d.studies.execution import dask_executor
 
-    quiet = {"DASK_LOGGING__DISTRIBUTED": "error"}  # the workers' own loggers (read as they start)
+    # the workers' own loggers (read as they start): a run's failure reaches the client as its
+    # record, so a worker's log lines are noise; its heartbeat to a scheduler closing after a
+    # Ctrl-C logs at ERROR level
+    quiet = {"DASK_LOGGING__DISTRIBUTED": "critical"}
     saved = {name: os.environ.get(name) for name in quiet}
     os.environ.update(quiet)
     # ignored while the workers are spawned: they inherit it (a Python handler would not pass on)
