@@ -16,11 +16,10 @@ import fem2d  # noqa: E402
 from fem2d.case.keys import markdown_page  # noqa: E402
 
 # The case-format page is generated from the schema at every build (docs/case-format.md
-# is the same page kept in the repository for GitHub); "](" is escaped so that a key's
-# meaning such as "[functions.NAME](t)" is text, not a link.
+# is the same page kept in the repository for GitHub).
 GENERATED = Path(__file__).parent / "_generated"
 GENERATED.mkdir(exist_ok=True)
-_page = markdown_page().replace("](", "]\\(") + "\n"
+_page = markdown_page() + "\n"
 if not (GENERATED / "case-format.md").is_file() or (GENERATED / "case-format.md").read_text() != _page:
     (GENERATED / "case-format.md").write_text(_page, encoding="utf-8")
 
@@ -54,12 +53,6 @@ exclude_patterns = [
 myst_heading_anchors = 3
 myst_enable_extensions = ["dollarmath"]
 
-# two docstrings write max |q| and |W| as text, which reStructuredText reads as substitutions
-rst_prolog = """
-.. |q| replace:: \\|q\\|
-.. |W| replace:: \\|W\\|
-"""
-# numpy-style parameter types such as "(n_modes,) array" are not cross-references
 suppress_warnings = ["ref.python"]
 
 autodoc_member_order = "bysource"

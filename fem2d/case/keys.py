@@ -126,7 +126,8 @@ def format_keys(section: str | None = None) -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    """A table cell's text in Markdown: a bar is not a column, ``[a](t)`` not a link."""
+    return text.replace("|", "\\|").replace("](", "]\\(")
 
 
 def markdown_page() -> str:

@@ -135,7 +135,7 @@ def plot_energy_drifts(
     series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = ""
 ) -> Path:
     """Energy drift histories ``(label, t, drift)``: (E + D - W - E(0)) over
-    max(E(0), max |W|) (see :mod:`fem2d.post.energy`) against time, with the exact value, zero (the
+    ``max(E(0), max |W|)`` (see :mod:`fem2d.post.energy`) against time, with the exact value, zero (the
     energy of an elastic impact is constant)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.4))

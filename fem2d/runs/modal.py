@@ -232,7 +232,7 @@ class ModalAnalysis:
         """Raise :class:`~fem2d.runs.sanity.DivergenceError` with the step and the time
         when the integration stopped on a non-finite state (the compiled loops stop
         there), or when the archived states grow without bound
-        (:func:`~fem2d.runs.sanity.geometric_growth` of max |q|): then at the first of
+        (:func:`~fem2d.runs.sanity.geometric_growth` of ``max |q|``): then at the first of
         512 archived instants where the history up to it already grows so."""
         if history is None or not len(history.t):
             return
