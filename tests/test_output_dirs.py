@@ -24,7 +24,7 @@ import pytest
 
 from fem2d.cli import main
 from fem2d.errors import OutputError
-from fem2d.io.files import MANIFEST, STAGE_PREFIX, _recover, replaced_together
+from fem2d.io.outdir import MANIFEST, STAGE_PREFIX, replaced_together
 
 FEM2D = [sys.executable, "-m", "fem2d.cli"]
 FAST = ["run", "sdnd101", "--quiet"]  # about a second, writes result + history
@@ -106,7 +106,7 @@ def test_old_outputs_not_written_again_are_removed_only_if_fem2d_wrote_them(tmp_
     names = {p.name for p in out.iterdir()}
     assert "vtu" not in names and "c.pvd" not in names  # fem2d's, listed in its manifest
     assert (out / "history.csv").is_file()  # not fem2d's: kept
-    assert json.loads((out / MANIFEST).read_text()) == {"outputs": ["result.json"]}
+    assert list(json.loads((out / MANIFEST).read_text())["outputs"]) == ["result.json"]
     assert_intact(out, planted)
 
 
@@ -122,32 +122,129 @@ def test_a_users_folder_named_like_an_output_is_refused_not_replaced(tmp_path, c
     assert sorted(p.name for p in out.iterdir()) == ["vtu"]  # refused before the run
 
 
-def test_a_swap_cut_by_sigkill_is_finished_by_the_next_writer(tmp_path):
+_KILLED_WRITER = """
+import os, sys
+from pathlib import Path
+import fem2d.io.outdir as outdir
+
+limit, renames = int(sys.argv[2]), [0]
+real = os.rename
+
+def rename(src, dst):
+    if renames[0] == limit:
+        os._exit(9)  # as SIGKILL: no undo, no clean-up
+    renames[0] += 1
+    real(src, dst)
+
+outdir.os.rename = rename
+with outdir.replaced_together(sys.argv[1]) as stage:
+    for name in ("result.json", "history.npz", "c.pvd"):
+        (stage / name).write_text("new")
+    (stage / "vtu").mkdir()
+    (stage / "vtu" / "c_0000.vtu").write_text("new")
+"""
+
+
+@pytest.mark.parametrize("renames", range(0, 10))
+def test_a_swap_cut_by_sigkill_is_finished_or_dropped_by_the_next_writer(tmp_path, renames):
+    """The writer dies after each number of its renames; the next writer, before its own
+    swap, leaves a whole set (all old or all new) and every user file as it was."""
     out = tmp_path / "o"
     out.mkdir()
     planted = plant(out)
     with replaced_together(out) as stage:
-        (stage / "result.json").write_text("old")
-        (stage / "history.npz").write_text("old")
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    stage = out / f"{STAGE_PREFIX}{dead.pid}-abcd"  # killed after moving history.npz in, before result.json
-    (stage / ".replaced").mkdir(parents=True)
-    (stage / "result.json").write_text("new")
-    os.rename(out / "history.npz", stage / ".replaced" / "history.npz")
-    (out / "history.npz").write_text("new")
-    plan = {"replace": ["history.npz", "result.json"], "remove": [], "add": ["history.npz", "result.json"]}
-    (stage / ".complete").write_text(json.dumps(plan))
-    unfinished = out / f"{STAGE_PREFIX}{dead.pid}-efgh"  # killed while writing: its files are dropped
-    unfinished.mkdir()
-    (unfinished / "result.json").write_text("half")
-    with replaced_together(out / "other"):  # another directory: nothing happens to out
-        pass
-    assert stage.is_dir() and unfinished.is_dir()
-    _recover(out)  # what the next writer into out does first, under the directory's lock
-    assert (out / "result.json").read_text() == "new" and (out / "history.npz").read_text() == "new"
-    assert not [p for p in out.iterdir() if p.name.startswith(STAGE_PREFIX)]
+        for name in ("result.json", "history.npz", "history.csv"):
+            (stage / name).write_text("old")
+    killed = subprocess.run([sys.executable, "-c", _KILLED_WRITER, str(out), str(renames)], capture_output=True)
+    assert killed.returncode in (0, 9), killed.stderr
+    with pytest.raises(OutputError), replaced_together(out):  # the next writer fails: what it found stays
+        raise OSError(28, "No space left on device")
+    names = {p.name for p in out.iterdir()} - set(planted) - {"aaa_thesis", "read_only", "link_to_notes"}
+    kept = {name: (out / name).read_text() for name in ("result.json", "history.npz") if (out / name).is_file()}
+    if kept["result.json"] == "old":
+        assert names == {MANIFEST, "result.json", "history.npz", "history.csv"}
+        assert set(kept.values()) == {"old"}
+    else:
+        assert names == {MANIFEST, "result.json", "history.npz", "c.pvd", "vtu"}
+        assert set(kept.values()) == {"new"} and (out / "vtu" / "c_0000.vtu").read_text() == "new"
     assert_intact(out, planted)
+
+
+def test_a_finished_swap_is_never_applied_again(tmp_path, monkeypatch):
+    """A writer killed while removing its staging directory, after its swap: the next
+    writer drops that directory and touches none of the newest outputs."""
+    import fem2d.io.outdir as outdir
+
+    out = tmp_path / "o"
+    with replaced_together(out) as stage:
+        (stage / "result.json").write_text("A")
+        (stage / "history.npz").write_text("A")
+    monkeypatch.setattr(outdir._Staging, "discard", lambda self: None)  # its clean-up never happens
+    with replaced_together(out) as stage:
+        (stage / "result.json").write_text("B")
+        (stage / "history.npz").write_text("B")
+    monkeypatch.undo()
+    with pytest.raises(OutputError), replaced_together(out):
+        raise OSError(28, "No space left on device")
+    assert (out / "result.json").read_text() == "B" and (out / "history.npz").read_text() == "B"
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "history.npz", "result.json"]
+
+
+def test_names_in_a_manifest_or_a_plan_never_reach_outside(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (tmp_path / "paper.pvd").write_text("mine")
+    (tmp_path / "thesis").mkdir()
+    (tmp_path / "thesis" / "ch1.tex").write_text("mine")
+    (out / "result.json").write_text("{}")
+    (out / MANIFEST).write_text(json.dumps({"outputs": {"../paper.pvd": {"id": None}, "..": {"id": None}}}))
+    stage = out / f"{STAGE_PREFIX}4000000-x"
+    stage.mkdir()
+    (stage / ".complete").write_text(json.dumps({"trash": [["../thesis", None], ["..", None]], "add": ["../x"],
+                                                 "manifest_before": None}))
+    with replaced_together(out) as new:
+        (new / "result.json").write_text("new")
+    assert (tmp_path / "paper.pvd").read_text() == "mine" and (tmp_path / "thesis" / "ch1.tex").is_file()
+    assert (out / "result.json").read_text() == "new"
+
+
+def test_a_file_put_into_fems_vtu_folder_keeps_the_folder(tmp_path):
+    out = tmp_path / "o"
+    with replaced_together(out) as stage:
+        (stage / "result.json").write_text("1")
+        (stage / "vtu").mkdir()
+        (stage / "vtu" / "c_0000.vtu").write_text("frame")
+    (out / "vtu" / "view.pvsm").write_text("my camera")
+    with replaced_together(out) as stage:  # no VTU this time: fem2d's folder would go, but it holds a user file
+        (stage / "result.json").write_text("2")
+    assert (out / "vtu" / "view.pvsm").read_text() == "my camera"
+    with pytest.raises(OutputError, match="vtu: a folder fem2d did not write"), replaced_together(out) as stage:
+        (stage / "vtu").mkdir()
+    assert (out / "vtu" / "view.pvsm").read_text() == "my camera"
+
+
+def test_a_folder_made_again_at_fems_place_is_the_users(tmp_path):
+    import shutil
+
+    out = tmp_path / "o"
+    with replaced_together(out) as stage:
+        (stage / "result.json").write_text("1")
+        (stage / "vtu").mkdir()
+        (stage / "vtu" / "c_0000.vtu").write_text("frame")
+    shutil.rmtree(out / "vtu")
+    (out / "vtu").mkdir()
+    (out / "vtu" / "c_0000.vtu").write_text("another program's frame")  # the name fem2d listed, not its file
+    with replaced_together(out) as stage:
+        (stage / "result.json").write_text("2")
+    assert (out / "vtu" / "c_0000.vtu").read_text() == "another program's frame"
+
+
+def test_folders_of_names_no_run_writes_do_not_block_a_run(tmp_path, capsys):
+    out = tmp_path / "o"
+    (out / "history.2024").mkdir(parents=True)
+    (out / "old.pvd").mkdir()
+    assert main([*FAST, "--out", str(out)]) == 0
+    assert (out / "history.2024").is_dir() and (out / "old.pvd").is_dir()
 
 
 # --- the command line, with faults -------------------------------------------------------------------------

@@ -320,7 +320,7 @@ def test_a_disk_full_while_writing_keeps_the_previous_outputs(tmp_path, capsys, 
 
 
 def test_outputs_are_replaced_together_and_foreign_files_kept(tmp_path):
-    from fem2d.io.files import MANIFEST, replaced_together
+    from fem2d.io.outdir import MANIFEST, replaced_together
 
     out = tmp_path / "run"
     with replaced_together(out) as stage:
@@ -343,23 +343,24 @@ def test_outputs_are_replaced_together_and_foreign_files_kept(tmp_path):
 
 
 def test_a_staging_directory_abandoned_by_a_killed_writer_is_removed(tmp_path):
-    from fem2d.io.files import STAGE_PREFIX, replaced_together
+    """The next writer holds the directory's lock: every other staging directory there
+    was left by a writer that died (whatever process now has its number)."""
+    from fem2d.io.outdir import STAGE_PREFIX, replaced_together
 
     out = tmp_path / "run"
     out.mkdir()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    abandoned = out / f"{STAGE_PREFIX}{dead.pid}-abcd1234"
-    abandoned.mkdir()
-    (abandoned / "result.json").write_text("half")
-    alive = out / f"{STAGE_PREFIX}{os.getppid()}-efgh5678"  # a writer still at work: kept
-    alive.mkdir()
+    for pid in (dead.pid, os.getppid()):
+        abandoned = out / f"{STAGE_PREFIX}{pid}-abcd1234"
+        abandoned.mkdir()
+        (abandoned / "result.json").write_text("half")
     older = tmp_path / f".run.fem2d-new-{dead.pid}-abcd1234"  # an older fem2d's: may hold the user's files
     older.mkdir()
     (older / "thesis.tex").write_text("mine")
     with replaced_together(out) as stage:
         (stage / "result.json").write_text("{}")
-    assert sorted(p.name for p in out.iterdir()) == sorted([".fem2d-outputs.json", alive.name, "result.json"])
+    assert sorted(p.name for p in out.iterdir()) == [".fem2d-outputs.json", "result.json"]
     assert (older / "thesis.tex").read_text() == "mine"
 
 

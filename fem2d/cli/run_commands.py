@@ -56,7 +56,7 @@ def _stride(text: str) -> int | str:
 
 def _cmd_run(args) -> int:
     from fem2d.case.loading import load_case
-    from fem2d.io.files import check_output_dir
+    from fem2d.io.outdir import check_output_dir
     from fem2d.io.progress import ProgressBar
     from fem2d.runs.result import default_output_dir, run, write_history_csv, write_result, write_vtu
 

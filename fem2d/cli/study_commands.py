@@ -107,7 +107,8 @@ def _cmd_validate(args) -> int:
     import time
 
     from fem2d.case.loading import case_path
-    from fem2d.io.files import check_output_dir, write_text_atomic
+    from fem2d.io.files import write_text_atomic
+    from fem2d.io.outdir import check_output_dir
     from fem2d.io.tables import format_table
     from fem2d.studies.validate import HEADER, report_markdown, validate, write_report
 
@@ -169,7 +170,8 @@ def _add_compare(sub) -> None:
 def _cmd_compare(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides
     from fem2d.case.schema import METHODS
-    from fem2d.io.files import check_output_dir, write_table_csv
+    from fem2d.io.files import write_table_csv
+    from fem2d.io.outdir import check_output_dir
     from fem2d.studies.study import (
         compare_format,
         compare_specs,
@@ -293,7 +295,7 @@ def _add_refine(sub) -> None:
 
 def _cmd_refine(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides, refine_overrides
-    from fem2d.io.files import check_output_dir
+    from fem2d.io.outdir import check_output_dir
     from fem2d.io.plots import plot_refinement
     from fem2d.studies.study import refine_specs
 
@@ -353,7 +355,8 @@ def _add_study(sub) -> None:
 
 def _cmd_study(args) -> int:
     from fem2d.case.loading import load_case, parse_overrides
-    from fem2d.io.files import check_output_dir, write_table_csv
+    from fem2d.io.files import write_table_csv
+    from fem2d.io.outdir import check_output_dir
     from fem2d.studies.study import STUDY_FORMATS, format_study, grid_specs, sweep_table
 
     if not args.grid:

@@ -4,7 +4,7 @@
 
 They write what ``fem2d run`` writes, with the same writers
 (:data:`fem2d.runs.result.RESULT_WRITERS`, replaced together by
-:func:`fem2d.io.files.replaced_together`), and draw what ``fem2d run --plot``
+:func:`fem2d.io.outdir.replaced_together`), and draw what ``fem2d run --plot``
 and ``fem2d plot`` draw (:func:`fem2d.studies.figures.run_figures`).
 """
 

@@ -23,7 +23,8 @@ import numpy as np
 
 import fem2d
 from fem2d.errors import Fem2dError, Fem2dWarning, NumericalError, StrictRunError
-from fem2d.io.files import atomic_path, replaced_together, write_csv, write_json, write_table_csv
+from fem2d.io.files import atomic_path, write_csv, write_json, write_table_csv
+from fem2d.io.outdir import replaced_together
 
 if TYPE_CHECKING:
     from fem2d.case.loading import Case
@@ -348,9 +349,9 @@ def write_vtu(result: Result, directory: Path) -> Path:
 
 
 #: The files of a run, in the order they are written into the staging directory
-#: (:func:`fem2d.io.files.replaced_together` puts them in place as one). A writer
+#: (:func:`fem2d.io.outdir.replaced_together` puts them in place as one). A writer
 #: takes (result, directory) and returns the path it wrote, or None; another
-#: history format plugs in here (its name must match ``io.files.RUN_OUTPUTS``).
+#: history format plugs in here (its name must match ``io.outdir.RUN_OUTPUTS``).
 RESULT_WRITERS: tuple[Callable[[Result, Path], Path | None], ...] = (
     write_history_npz,
     write_pressure_csv,

@@ -106,7 +106,8 @@ def run_packed(spec: RunSpec, files: CaseFiles) -> tuple[RunRecord, dict | None]
 def write_run(record: RunRecord, document: dict | None, spec: RunSpec) -> None:
     """On the client: the run's files under ``spec.out_dir``, replaced together as
     ``fem2d run`` replaces them; a failed run leaves the directory as it was."""
-    from fem2d.io.files import replaced_together, write_json
+    from fem2d.io.files import write_json
+    from fem2d.io.outdir import replaced_together
 
     if spec.out_dir is None or document is None:  # a failed run: its directory keeps what it held
         return
