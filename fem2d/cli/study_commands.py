@@ -346,8 +346,8 @@ def _add_study(sub) -> None:
     _add_set(p)
     _add_common(p, None, "local processes (default: one per core; 1 runs in this process)")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="run on a Dask cluster: tcp://host:8786, or 'local' for a LocalCluster on 127.0.0.1, "
-                   "without dashboard (needs fem2d[dask])")
+                   help="run on a Dask cluster: tcp://host:8786, or 'local' for a LocalCluster listening on 127.0.0.1 "
+                   "only, without the dashboard (Dask's few status pages stay on 127.0.0.1) (needs fem2d[dask])")
     p.add_argument("--timeout", type=float, default=120.0, metavar="S",
                    help="with --scheduler: fail when the cluster has had no worker and finished nothing for S seconds")
     p.set_defaults(func=_cmd_study)

@@ -284,7 +284,8 @@ def dask_executor(address: str, workers: int | None = None) -> Iterator[Executor
     (``tcp://host:8786``), or ``local`` for a LocalCluster of ``workers``
     processes on this machine, reachable from it only: the scheduler and the workers
     listen on 127.0.0.1 and no dashboard is served (Dask's serves the workers, their
-    logs and call stacks to anyone who can reach the port, unauthenticated)."""
+    logs and call stacks to anyone who can reach the port, unauthenticated); the
+    scheduler's few remaining status pages are on 127.0.0.1 too."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
