@@ -123,6 +123,7 @@ class Model:
             (the modal basis of a few hundred dofs, :class:`~fem2d.runs.modal.ModalAnalysis`).
             The direct and static paths take the default, CSR.
         """
+        axisymmetric = self._check_axisymmetric()
         mesh, plane_dofs, plane_motions = self._with_rigid_obstacles()
         n_dofs = 2 * mesh.n_nodes
         if dense:
@@ -173,7 +174,7 @@ class Model:
         values = np.concatenate(fixed_values) if fixed_values else np.zeros(0)
         fixed, first = np.unique(fixed, return_index=True)  # the first support of a dof wins
 
-        loads = [load.assemble(mesh, self.thickness_of(load)) for load in self.loads]
+        loads = [load.assemble(mesh, self.thickness_of(load), axisymmetric) for load in self.loads]
 
         initial_velocity = initial_displacement = None
         if self.initial:
@@ -209,6 +210,21 @@ class Model:
         self._check_free_mass(system)
         self._check_motions(system)
         return system
+
+    def _check_axisymmetric(self) -> bool:
+        """Whether the bodies are axisymmetric: all of them or none (ModelError on the first body
+        whose hypothesis differs), no node at r < 0, and no contact zone (not done in axisymmetry)."""
+        kinds = [body.axisymmetric for body in self.bodies]
+        if not any(kinds):
+            return False
+        for body in self.bodies:
+            if not body.axisymmetric:
+                raise ModelError(body, "hypothesis", f"{body.hypothesis!r} beside axisymmetric bodies: a model is "
+                                                     "axisymmetric or plane, not both")
+            body.check_radii(self.mesh)
+        for contact in self.contacts:
+            raise ModelError(contact, "slave", "contact with an axisymmetric body is not supported yet")
+        return True
 
     def _with_rigid_obstacles(self) -> tuple[Mesh, list[np.ndarray], list[Motion]]:
         """The mesh with the prescribed nodes of every rigid obstacle master
