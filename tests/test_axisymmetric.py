@@ -5,6 +5,11 @@ modes; and the refusals (r < 0, mixed hypotheses, contact, thickness)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 import scipy.sparse.linalg as spla
@@ -240,3 +245,115 @@ def test_mixed_hypotheses_contact_thickness_and_modal_obstacles_are_refused():
     with pytest.raises(ModelError, match="obstacles: shocks on obstacles at nodes of an axisymmetric body"):
         ModalAnalysis(Model(mesh, bodies=[axi]), TimeStepping(dt=1e-4, end=1e-3), n_modes=2,
                       obstacles=[NodalObstacle("A_SW", kind="plane", normal=(0.0, 1.0), gap=1e-3, kn=1e8)])
+
+
+# --- case files ----------------------------------------------------------------------------------
+
+CASE = """
+[case]
+name = "column"
+kind = "static"
+
+[mesh]
+{mesh}
+
+[model]
+hypothesis = "axisymmetric"
+{model}
+
+[[materials]]
+group = "{body}"
+E = 1.0e9
+nu = 0.0
+rho = 1.0
+
+[[supports]]
+group = "{bottom}"
+dofs = ["dy"]
+
+[[loads]]
+type = "pressure"
+group = "{top}"
+value = 1.0e6
+
+[time]
+dt = 1.0
+end = 1.0
+
+[report]
+node = "{node}"
+component = "dy"
+at_times = [1.0]
+{extra}
+"""
+
+COLUMN = 'geometry = "rectangle"\nparams = { length = 0.2, height = 1.0, nx = 2, ny = 4 }'
+
+
+def column_case(tmp_path, mesh=COLUMN, model="", extra="", names=("BODY", "BOTTOM", "TOP", "NE")):
+    path = tmp_path / "column.toml"
+    body, bottom, top, node = names
+    path.write_text(CASE.format(mesh=mesh, model=model, extra=extra, body=body, bottom=bottom, top=top, node=node)
+                    + ('\n[[supports]]\ngroup = "LEFT"\ndofs = ["dx"]\n' if names[0] == "BODY" else ""))
+    return path
+
+
+def test_axisymmetric_static_case_runs(tmp_path):
+    """A solid column (nu = 0) on the axis under 1 MPa on its top shortens by p L / E."""
+    from fem2d.runs.result import run
+
+    result = run(column_case(tmp_path))
+    assert result.quantities["x_at_1.00"] == pytest.approx(-1.0e6 * 1.0 / 1.0e9, rel=1e-10)
+
+
+@pytest.mark.parametrize("what, key", [
+    ("negative_radius", "model.hypothesis"),
+    ("thickness", "model.thickness"),
+    ("contact", "contact.slave"),
+])
+def test_case_refusals_are_one_line_naming_the_key(tmp_path, what, key):
+    from gridmesh import write
+
+    if what == "negative_radius":
+        mesh_file = write(tmp_path / "pipe.msh", {"PIPE": (-0.05, 0.0, 0.2, 1.0, 4, 4)})
+        path = column_case(tmp_path, mesh=f'file = "{mesh_file}"', names=("PIPE", "PIPE_BOTTOM", "PIPE_TOP", "PIPE_SW"))
+    elif what == "thickness":
+        path = column_case(tmp_path, model="thickness = 0.5")
+    else:
+        path = column_case(tmp_path, extra='\n[contact]\nmethod = "lagrange"\nslave = "RIGHT"\n'
+                                           'plane = { point = [0.3, 0.0], normal = [-1.0, 0.0] }\n')
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}  # this checkout's fem2d
+    proc = subprocess.run([sys.executable, "-m", "fem2d.cli", "run", str(path), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, env=env)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and f"{path}: {key}:" in lines[0], proc.stderr
+
+
+def test_direct_run_impulse_is_the_ring_total_and_vtu_has_the_hoop_stress(tmp_path):
+    """A free column (u_r held on the axis) pulled by a total ring force F for T: its axial
+    momentum is F T and its velocity F T over the whole ring's mass; the VTU snapshots carry
+    sigma_theta, the nodal hoop stress."""
+    import meshio
+
+    from fem2d.fe.axisymmetric import axisymmetric_cell_nodal_stresses
+    from fem2d.fe.elasticity import nodal_average
+    from fem2d.io.vtu import write_vtu_series
+    from fem2d.model import Report
+    from fem2d.runs.direct import DirectAnalysis
+
+    radius, force, rho, end = 0.1, -1.0e4, 7800.0, 1.0e-3
+    mesh = rectangle(radius, 1.0, 1, 10, "quad4")
+    body = Body("BODY", E=2.0e11, nu=0.3, rho=rho, hypothesis="axisymmetric")
+    model = Model(mesh, bodies=[body], supports=[Support("LEFT", ("dx",))], loads=[PointForce("NE", (0.0, force))])
+    result = DirectAnalysis(model, TimeStepping(dt=1.0e-5, end=end),
+                            report=Report("NE", "dy", at_times=[end], bodies=["BODY"], snapshots=50)).run()
+    assert result.quantities["BODY_momentum_y"] == pytest.approx(force * end, rel=1e-10)
+    mass = rho * np.pi * radius**2 * 1.0
+    assert result.quantities["BODY_velocity_y"] == pytest.approx(force * end / mass, rel=1e-10)
+    write_vtu_series(result, tmp_path)
+    last = meshio.read(sorted((tmp_path / "vtu").glob("*.vtu"))[-1])
+    u = result.fields.snapshots.u[-1][: 2 * mesh.n_nodes]
+    block = mesh.group("BODY")
+    hoop = nodal_average(mesh.n_nodes, block.nodes, axisymmetric_cell_nodal_stresses(mesh.points, block, u,
+                                                                                      body.hooke))[:, 3]
+    assert np.any(hoop) and np.allclose(last.point_data["sigma_theta"], hoop, rtol=1e-12, atol=1e-9)
