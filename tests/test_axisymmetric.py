@@ -357,3 +357,12 @@ def test_direct_run_impulse_is_the_ring_total_and_vtu_has_the_hoop_stress(tmp_pa
     hoop = nodal_average(mesh.n_nodes, block.nodes, axisymmetric_cell_nodal_stresses(mesh.points, block, u,
                                                                                       body.hooke))[:, 3]
     assert np.any(hoop) and np.allclose(last.point_data["sigma_theta"], hoop, rtol=1e-12, atol=1e-9)
+
+
+def test_a_plane_exact_model_in_an_axisymmetric_case_is_refused(tmp_path):
+    from fem2d.case.loading import load_case
+    from fem2d.case.references import exact_reference
+
+    case = load_case(column_case(tmp_path, extra='\n[exact]\nmodel = "bouncing_bar"\n'))
+    with pytest.raises(InputError, match=r"column.toml: exact.model: 'bouncing_bar' is a plane-strain/plane-stress"):
+        exact_reference(case)
