@@ -140,7 +140,7 @@ def quarter_annulus(n_r, n_phi):
 def sphere_error(n):
     mesh = quarter_annulus(n, 2 * n)
     model = Model(mesh, bodies=[Body("BODY", E=E, nu=NU, rho=1.0, hypothesis="axisymmetric")],
-                  supports=[Support("AXIS", ("dx",)), Support("EQUATOR", ("dy",))], loads=[Pressure("INNER", P)])
+                  supports=[Support("EQUATOR", ("dy",))], loads=[Pressure("INNER", P)])  # u_r = 0 on the axis: held
     u = static_u(model)
     R = np.hypot(*mesh.points.T)
     u_radial = (u[0::2] * mesh.points[:, 0] + u[1::2] * mesh.points[:, 1]) / R
@@ -186,8 +186,7 @@ def test_free_free_cylinder_axial_modes_by_the_modal_basis():
 
     radius, length, rho = 0.05, 1.0, 7800.0
     mesh = rectangle(radius, length, 1, 40, "quad8")
-    model = Model(mesh, bodies=[Body("BODY", E=E, nu=0.0, rho=rho, hypothesis="axisymmetric")],
-                  supports=[Support("LEFT", ("dx",))])  # u_r = 0 on the axis
+    model = Model(mesh, bodies=[Body("BODY", E=E, nu=0.0, rho=rho, hypothesis="axisymmetric")])  # nothing held
     system = model.assemble()
     basis = modal_basis(system.K_free, system.M_free, 3)
     frequencies = basis.omegas / (2 * np.pi)
@@ -214,6 +213,25 @@ def test_point_force_is_a_ring_force_and_reactions_are_totals():
     assert reaction[1::2][mesh.group_nodes("BOTTOM")].sum() == pytest.approx(-force, rel=1e-9)
     ring = Model(mesh, bodies=model.bodies, loads=[PointForce("NE", (0.0, force))]).assemble()
     assert ring.loads[0].vector[1::2].sum() == force  # a point force is the total of its ring
+
+
+def test_u_r_on_the_axis_is_held_by_the_model():
+    """The nodes on the axis get u_r = 0 without a support (a user's support of those dofs
+    comes first): the Lamé sphere is the same with and without one, and a nonzero support
+    value on the axis is the user's."""
+    mesh = quarter_annulus(4, 8)
+    bodies = [Body("BODY", E=E, nu=NU, rho=1.0, hypothesis="axisymmetric")]
+    held = Model(mesh, bodies=bodies, supports=[Support("EQUATOR", ("dy",))], loads=[Pressure("INNER", P)])
+    axis = mesh.group_nodes("AXIS")
+    system = held.assemble()
+    assert set(2 * axis) <= set(system.fixed.tolist()) and not set(2 * axis + 1) & set(system.fixed.tolist())
+    supported = Model(mesh, bodies=bodies, supports=[Support("EQUATOR", ("dy",)), Support("AXIS", ("dx",))],
+                      loads=[Pressure("INNER", P)])
+    assert np.array_equal(static_u(held), static_u(supported))
+    moved = Model(mesh, bodies=bodies, supports=[Support("AXIS", ("dx",), value=1e-6)]).assemble()
+    assert moved.fixed_values[np.searchsorted(moved.fixed, 2 * axis)] == pytest.approx(1e-6)
+    plane = Model(mesh, bodies=[Body("BODY", E=E, nu=NU, rho=1.0)]).assemble()
+    assert len(plane.fixed) == 0
 
 
 def test_node_at_negative_radius_is_refused():
@@ -293,8 +311,7 @@ COLUMN = 'geometry = "rectangle"\nparams = { length = 0.2, height = 1.0, nx = 2,
 def column_case(tmp_path, mesh=COLUMN, model="", extra="", names=("BODY", "BOTTOM", "TOP", "NE")):
     path = tmp_path / "column.toml"
     body, bottom, top, node = names
-    path.write_text(CASE.format(mesh=mesh, model=model, extra=extra, body=body, bottom=bottom, top=top, node=node)
-                    + ('\n[[supports]]\ngroup = "LEFT"\ndofs = ["dx"]\n' if names[0] == "BODY" else ""))
+    path.write_text(CASE.format(mesh=mesh, model=model, extra=extra, body=body, bottom=bottom, top=top, node=node))
     return path
 
 
@@ -330,7 +347,7 @@ def test_case_refusals_are_one_line_naming_the_key(tmp_path, what, key):
 
 
 def test_direct_run_impulse_is_the_ring_total_and_vtu_has_the_hoop_stress(tmp_path):
-    """A free column (u_r held on the axis) pulled by a total ring force F for T: its axial
+    """A free column (only u_r held on the axis, by the model) pulled by a total ring force F for T: its axial
     momentum is F T and its velocity F T over the whole ring's mass; the VTU snapshots carry
     sigma_theta, the nodal hoop stress."""
     import meshio
@@ -344,7 +361,7 @@ def test_direct_run_impulse_is_the_ring_total_and_vtu_has_the_hoop_stress(tmp_pa
     radius, force, rho, end = 0.1, -1.0e4, 7800.0, 1.0e-3
     mesh = rectangle(radius, 1.0, 1, 10, "quad4")
     body = Body("BODY", E=2.0e11, nu=0.3, rho=rho, hypothesis="axisymmetric")
-    model = Model(mesh, bodies=[body], supports=[Support("LEFT", ("dx",))], loads=[PointForce("NE", (0.0, force))])
+    model = Model(mesh, bodies=[body], loads=[PointForce("NE", (0.0, force))])
     result = DirectAnalysis(model, TimeStepping(dt=1.0e-5, end=end),
                             report=Report("NE", "dy", at_times=[end], bodies=["BODY"], snapshots=50)).run()
     assert result.quantities["BODY_momentum_y"] == pytest.approx(force * end, rel=1e-10)

@@ -20,9 +20,9 @@ circumference (a full ring, not one radian). The quadrature points of every
 element lie inside the cells, never at :math:`r = 0`, so :math:`N_j/r` is finite
 there. On the axis itself the hoop strain is the limit
 :math:`\lim_{r\to 0} u_r/r = \partial u_r/\partial r`, which needs :math:`u_r = 0`
-on the axis: the equations leave :math:`u_r` of a node on the axis free (its hoop
-stiffness makes it small, not zero), so the user supports ``dx`` on the axis, as
-any axisymmetric code asks. Stresses at a node on the axis use the limit.
+on the axis: these element matrices leave :math:`u_r` of a node on the axis free (its
+hoop stiffness makes it small, not zero); a :class:`~fem2d.model.Model` holds it at 0
+(:meth:`~fem2d.model.bodies.Body.axis_nodes`). Stresses at a node on the axis use the limit.
 """
 
 from __future__ import annotations

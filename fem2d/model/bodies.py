@@ -34,8 +34,9 @@ class Body:
     :math:`u_r / r` and every integral the weight :math:`2\pi r` instead of the
     thickness (:mod:`fem2d.fe.axisymmetric`). Its stiffness, mass, loads, and so
     the reactions, impulses and energies of a run, are totals over the whole
-    circumference; a point force on it is a total ring force (N). Support ``dx``
-    (u_r) of its nodes on the axis: the equations do not hold them there.
+    circumference; a point force on it is a total ring force (N). The radial
+    displacement u_r (``dx``) of its nodes on the axis is held at 0 by the model
+    (:meth:`axis_nodes`; a support of the user's on those dofs comes first).
 
     Parameters
     ----------
@@ -131,16 +132,24 @@ class Body:
             out.append((k, m, node_dofs(block.nodes)))
         return out
 
-    def check_radii(self, mesh: Mesh) -> None:
-        """Refuse (ModelError on ``hypothesis``) an axisymmetric body with a node at r = x < 0,
-        beyond a round-off of 1e-9 times its smallest cell's size."""
+    def axis_nodes(self, mesh: Mesh) -> np.ndarray:
+        """The nodes of an axisymmetric body on the axis (empty for a plane body), after
+        refusing (ModelError on ``hypothesis``) a node at r = x < 0: both up to a round-off
+        of 1e-9 times the body's smallest cell size.
+
+        >>> from fem2d.mesh import rectangle
+        >>> Body("BODY", E=1.0, nu=0.0, rho=1.0, hypothesis="axisymmetric").axis_nodes(rectangle(1.0, 1.0)).tolist()
+        [0, 3]
+        """
         if not self.axisymmetric:
-            return
-        worst, size = 0.0, np.inf
-        for block in blocks_of(mesh, self, "group", self.group, dimension=2):
-            xy = mesh.points[block.nodes]
-            worst = min(worst, float(xy[..., 0].min()))
-            size = min(size, float(np.min(np.ptp(xy, axis=1).max(axis=-1))))
-        if worst < -1e-9 * size:
+            return np.zeros(0, dtype=np.int64)
+        size = np.inf
+        blocks = blocks_of(mesh, self, "group", self.group, dimension=2)
+        for block in blocks:
+            size = min(size, float(np.min(np.ptp(mesh.points[block.nodes], axis=1).max(axis=-1))))
+        nodes = np.unique(np.concatenate([block.nodes.ravel() for block in blocks]))
+        r = mesh.points[nodes, 0]
+        if r.min() < -1e-9 * size:
             raise ModelError(self, "hypothesis", f"an axisymmetric body's x is the radius r >= 0, but group "
-                                                 f"{self.group!r} has a node at x = {worst:.6g}")
+                                                 f"{self.group!r} has a node at x = {r.min():.6g}")
+        return nodes[r <= 1e-9 * size]
