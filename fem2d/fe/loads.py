@@ -161,7 +161,10 @@ def traction_vectors(
     geo = edge_geometry(points, block, rule, group)
     weights = _weights(thickness, axisymmetric, geo.x)
     T = _vector_field(traction, geo.x, f"traction on {group or 'edges'}")
-    f = np.einsum("qj,cq,cqa->cja", geo.shape, geo.ds * weights, T)
+    if axisymmetric:
+        f = np.einsum("qj,cq,cqa->cja", geo.shape, geo.ds * weights, T)
+    else:  # the thickness outside, as it always was: plane answers unchanged to the last bit
+        f = weights * np.einsum("qj,cq,cqa->cja", geo.shape, geo.ds, T)
     return f.reshape(len(block), -1)
 
 
@@ -200,7 +203,10 @@ def body_force_vectors(
     geo = cell_geometry(points, block, rule, group)
     weights = _weights(thickness, axisymmetric, geo.x)
     b = _vector_field(force, geo.x, f"body force on {group or 'cells'}")
-    f = np.einsum("qj,cq,cqa->cja", geo.shape, geo.dx * weights, b)
+    if axisymmetric:
+        f = np.einsum("qj,cq,cqa->cja", geo.shape, geo.dx * weights, b)
+    else:
+        f = weights * np.einsum("qj,cq,cqa->cja", geo.shape, geo.dx, b)
     return f.reshape(len(block), -1)
 
 
