@@ -322,6 +322,7 @@ def test_axisymmetric_static_case_runs(tmp_path):
 
     result = run(column_case(tmp_path))
     assert result.quantities["x_at_1.00"] == pytest.approx(-1.0e6 * 1.0 / 1.0e9, rel=1e-10)
+    assert any("totals over the whole circumference" in note for note in result.to_json()["notes"])
 
 
 @pytest.mark.parametrize("what, key", [
