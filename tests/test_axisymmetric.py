@@ -212,6 +212,10 @@ def test_point_force_is_a_ring_force_and_reactions_are_totals():
     assert u[1::2][mesh.group_nodes("TOP")] == pytest.approx(force * length / (E * np.pi * radius**2), rel=1e-10)
     reaction = system.K @ u - system.loads[0].vector
     assert reaction[1::2][mesh.group_nodes("BOTTOM")].sum() == pytest.approx(-force, rel=1e-9)
+    from fem2d.model import Report
+
+    reported = StaticAnalysis(model, TimeStepping(dt=1.0, end=1.0), report=Report(reactions=["BOTTOM"])).run()
+    assert reported.quantities["BOTTOM_reaction_y"] == pytest.approx(-force, rel=1e-9)  # the whole ring's
     ring = Model(mesh, bodies=model.bodies, loads=[PointForce("NE", (0.0, force))]).assemble()
     assert ring.loads[0].vector[1::2].sum() == force  # a point force is the total of its ring
 
