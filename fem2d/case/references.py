@@ -200,6 +200,9 @@ def exact_reference(case: Case, system: System | None = None) -> ExactReference:
         raise NoExactSolution("the case names no [exact] model")
     if name not in EXACT_MODELS:
         raise case.error("exact.model", f"unknown exact model {name!r}; expected one of {sorted(EXACT_MODELS)}")
+    if case.settings["model"]["hypothesis"] == "axisymmetric":  # every model here is a plane one
+        raise case.error("exact.model", f"{name!r} is a plane-strain/plane-stress exact model; this case is "
+                                        "axisymmetric (model.hypothesis)")
     if system is None:
         from fem2d.case.build import build_system
 

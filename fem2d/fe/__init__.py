@@ -13,6 +13,14 @@ A typical use, for one elastic block of a :class:`~fem2d.mesh.Mesh`::
 """
 
 from fem2d.fe.assembly import assemble_dense_matrix, assemble_matrix, assemble_vector, node_dofs
+from fem2d.fe.axisymmetric import (
+    axisymmetric_cell_nodal_stresses,
+    axisymmetric_elasticity_matrix,
+    axisymmetric_gauss_strains,
+    axisymmetric_gauss_stresses,
+    axisymmetric_stiffness_matrices,
+    radial_weights,
+)
 from fem2d.fe.boundary import edge_orientation, outward_normals
 from fem2d.fe.discrete import global_spring_matrices, point_mass_matrices, point_spring_matrices, spring_matrices
 from fem2d.fe.elasticity import (
@@ -53,6 +61,11 @@ __all__ = [
     "assemble_dense_matrix",
     "assemble_matrix",
     "assemble_vector",
+    "axisymmetric_cell_nodal_stresses",
+    "axisymmetric_elasticity_matrix",
+    "axisymmetric_gauss_strains",
+    "axisymmetric_gauss_stresses",
+    "axisymmetric_stiffness_matrices",
     "body_force_load",
     "body_force_vectors",
     "cell_geometry",
@@ -81,6 +94,7 @@ __all__ = [
     "point_spring_matrices",
     "pressure_load",
     "pressure_vectors",
+    "radial_weights",
     "reference_element",
     "scalar_mass_matrices",
     "spring_matrices",

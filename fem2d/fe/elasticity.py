@@ -15,7 +15,7 @@ from fem2d.fe.geometry import cell_geometry, check_jacobians
 from fem2d.fe.quadrature import QuadratureRule
 from fem2d.mesh.mesh import CellBlock
 
-HYPOTHESES = ("plane_strain", "plane_stress")
+HYPOTHESES = ("plane_strain", "plane_stress", "axisymmetric")
 
 # _VOIGT[m, a, k]: Voigt strain component m takes du_a/dx_k.
 _VOIGT = np.zeros((3, 2, 2))
@@ -42,11 +42,11 @@ def elasticity_matrix(E: float, nu: float, hypothesis: str = "plane_strain") -> 
         Young's modulus (Pa), > 0.
     nu : float
         Poisson's ratio, -1 < nu < 0.5.
-    hypothesis : {"plane_strain", "plane_stress"}
+    hypothesis : {"plane_strain", "plane_stress", "axisymmetric"}
 
     Returns
     -------
-    ndarray, shape (3, 3)
+    ndarray, shape (3, 3), or (4, 4) for ``"axisymmetric"``
 
     Examples
     --------
@@ -62,6 +62,10 @@ def elasticity_matrix(E: float, nu: float, hypothesis: str = "plane_strain") -> 
     if hypothesis == "plane_strain":
         c = E / ((1 + nu) * (1 - 2 * nu))
         return c * np.array([[1 - nu, nu, 0.0], [nu, 1 - nu, 0.0], [0.0, 0.0, 0.5 * (1 - 2 * nu)]])
+    if hypothesis == "axisymmetric":
+        from fem2d.fe.axisymmetric import axisymmetric_elasticity_matrix
+
+        return axisymmetric_elasticity_matrix(E, nu)
     if hypothesis == "plane_stress":
         c = E / (1 - nu * nu)
         return c * np.array([[1.0, nu, 0.0], [nu, 1.0, 0.0], [0.0, 0.0, 0.5 * (1 - nu)]])
@@ -252,9 +256,11 @@ def nodal_stresses(points: np.ndarray, block: CellBlock, u: np.ndarray, D: np.nd
 
 
 def von_mises(stress: np.ndarray, nu: float = 0.0, hypothesis: str = "plane_strain") -> np.ndarray:
-    """Von Mises equivalent stress (Pa) of in-plane stresses ``(..., 3)``.
+    """Von Mises equivalent stress (Pa) of in-plane stresses ``(..., 3)``, or of the four
+    axisymmetric stresses ``(..., 4)`` (rr, zz, rz, tt) when ``hypothesis="axisymmetric"``.
 
-    ``sigma_zz = nu (sigma_xx + sigma_yy)`` in plane strain, 0 in plane stress;
+    The out-of-plane stress ``szz`` is ``nu (sigma_xx + sigma_yy)`` in plane strain, 0 in plane
+    stress, the hoop stress ``sigma_tt`` in axisymmetry;
     ``s_vm = sqrt(((sxx - syy)^2 + (syy - szz)^2 + (szz - sxx)^2) / 2 + 3 sxy^2)``.
 
     Returns
@@ -265,5 +271,10 @@ def von_mises(stress: np.ndarray, nu: float = 0.0, hypothesis: str = "plane_stra
         raise InputError(f"von_mises: hypothesis must be one of {', '.join(HYPOTHESES)}, got {hypothesis!r}")
     s = np.asarray(stress, dtype=float)
     sxx, syy, sxy = s[..., 0], s[..., 1], s[..., 2]
-    szz = nu * (sxx + syy) if hypothesis == "plane_strain" else np.zeros_like(sxx)
+    if hypothesis == "axisymmetric":
+        if s.shape[-1] != 4:
+            raise InputError(f"von_mises: axisymmetric stresses have 4 components (rr, zz, rz, tt), got {s.shape}")
+        szz = s[..., 3]
+    else:
+        szz = nu * (sxx + syy) if hypothesis == "plane_strain" else np.zeros_like(sxx)
     return np.sqrt(0.5 * ((sxx - syy) ** 2 + (syy - szz) ** 2 + (szz - sxx) ** 2) + 3 * sxy**2)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from fem2d.errors import InputError
+from fem2d.fe.axisymmetric import radial_weights
 from fem2d.fe.geometry import cell_geometry, check_jacobians
 from fem2d.fe.quadrature import QuadratureRule
 from fem2d.mesh.mesh import CellBlock
@@ -15,15 +16,21 @@ LUMPINGS = ("consistent", "lumped", "row_sum", "hrz")
 #: Cell kinds whose shape functions all integrate to positive values (row-sum lumping allowed).
 ROW_SUM_KINDS = ("tri3", "quad4", "quad9")
 
+#: The same with the weight 2 pi r of an axisymmetric body: a QUAD9 corner on the axis
+#: integrates to zero (``int xi (xi - 1)/2 (1 + xi)/2 dxi = 0``), so QUAD9 is lumped by HRZ.
+AXISYMMETRIC_ROW_SUM_KINDS = ("tri3", "quad4")
+
 #: Cells per chunk when building element matrices, to bound the temporaries.
 CHUNK = 16384
 
 
-def _check(rho: float, thickness: float) -> None:
+def _check(rho: float, thickness: float, axisymmetric: bool = False) -> None:
     if not np.isfinite(rho) or rho < 0:
         raise InputError(f"mass: density rho must be >= 0, got {rho!r}")
     if not np.isfinite(thickness) or thickness <= 0:
         raise InputError(f"mass: thickness must be positive, got {thickness!r}")
+    if axisymmetric and thickness != 1.0:
+        raise InputError(f"mass: an axisymmetric body has no thickness (its weight is 2 pi r), got {thickness!r}")
 
 
 def scalar_mass_matrices(
@@ -33,6 +40,7 @@ def scalar_mass_matrices(
     thickness: float = 1.0,
     rule: QuadratureRule | None = None,
     group: str | None = None,
+    axisymmetric: bool = False,
 ) -> np.ndarray:
     r"""Consistent scalar mass of each cell, per direction (kg).
 
@@ -40,7 +48,17 @@ def scalar_mass_matrices(
 
         m_{ij} = t \int_{cell} \rho N_i N_j \, dA = t \sum_q w_q \det J_q\, \rho N_i(\xi_q) N_j(\xi_q)
 
-    (the two directions are uncoupled, see :func:`mass_matrices`).
+    (the two directions are uncoupled, see :func:`mass_matrices`). For an axisymmetric
+    body (``axisymmetric=True``, x the radius) the thickness is replaced by the
+    circumference: :math:`m_{ij} = \int \rho N_i N_j\, 2\pi r\, dA`, the mass of the
+    whole ring. The ring of section [1, 2] x [0, 1] m and density 1 weighs
+    :math:`\pi (2^2 - 1^2) = 3\pi` kg:
+
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> xy = np.array([[1.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 1.0]])
+    >>> m = scalar_mass_matrices(xy, CellBlock("quad4", np.arange(4)[None]), 1.0, axisymmetric=True)
+    >>> round(float(m.sum() / np.pi), 12)
+    3.0
 
     Parameters
     ----------
@@ -63,7 +81,7 @@ def scalar_mass_matrices(
     ndarray, shape (n_cells, nn, nn)
         One direction only (see :func:`mass_matrices` for the 2-dof form).
     """
-    _check(rho, thickness)
+    _check(rho, thickness, axisymmetric)
     nc, nn = block.nodes.shape
     m = np.empty((nc, nn, nn))
     for start in range(0, nc, CHUNK):  # chunks of cells, not a loop per cell
@@ -71,7 +89,8 @@ def scalar_mass_matrices(
         geo = cell_geometry(points, sub, rule, group, check=False, gradients=False)
         check_jacobians(geo.det, block.kind, group, offset=start)
         nn_q = (geo.shape[:, :, None] * geo.shape[:, None, :]).reshape(len(geo.shape), -1)  # (nq, nn*nn)
-        m[start : start + CHUNK] = (geo.dx @ nn_q).reshape(-1, nn, nn)
+        dx = geo.dx * radial_weights(geo.x) if axisymmetric else geo.dx
+        m[start : start + CHUNK] = (dx @ nn_q).reshape(-1, nn, nn)
     m *= rho * thickness
     return m
 
@@ -84,6 +103,7 @@ def lumped_masses(
     lumping: str = "lumped",
     rule: QuadratureRule | None = None,
     group: str | None = None,
+    axisymmetric: bool = False,
 ) -> np.ndarray:
     r"""Diagonal nodal masses of each cell, per direction (kg).
 
@@ -107,6 +127,9 @@ def lumped_masses(
       nodes 16/57 (row-sum: 0 and 1/3); on TRI3, QUAD4 and a parallelogram
       QUAD9 it equals row-sum.
     * ``"lumped"``: row-sum for TRI3, QUAD4 and QUAD9, HRZ for TRI6 and QUAD8.
+      With ``axisymmetric=True`` (the weight :math:`2\pi r`, see
+      :func:`scalar_mass_matrices`) QUAD9 is lumped by HRZ and its row-sum refused:
+      a QUAD9 corner on the axis would get no mass.
 
     Every lumping keeps the element mass, so a rigid translation acceleration
     gives the same total inertia force as the consistent matrix.
@@ -131,16 +154,17 @@ def lumped_masses(
     >>> lumped_masses(xy, CellBlock("tri6", np.arange(6)[None]), rho=57.0).round(12)
     array([[ 6.,  6.,  6., 32., 32., 32.]])
     """
+    row_sum_kinds = AXISYMMETRIC_ROW_SUM_KINDS if axisymmetric else ROW_SUM_KINDS
     if lumping == "lumped":
-        lumping = "row_sum" if block.kind in ROW_SUM_KINDS else "hrz"
+        lumping = "row_sum" if block.kind in row_sum_kinds else "hrz"
     if lumping not in ("row_sum", "hrz"):
         raise InputError(f"mass lumping must be one of {', '.join(LUMPINGS[1:])}, got {lumping!r}")
-    if lumping == "row_sum" and block.kind not in ROW_SUM_KINDS:
-        what = "zero" if block.kind == "tri6" else "negative"
+    if lumping == "row_sum" and block.kind not in row_sum_kinds:
+        what = "zero" if block.kind in ("tri6", "quad9") else "negative"
         raise InputError(
             f"row-sum lumping gives {what} corner masses for {block.kind} cells; use 'hrz' (or 'lumped')"
         )
-    m = scalar_mass_matrices(points, block, rho, thickness, rule, group)
+    m = scalar_mass_matrices(points, block, rho, thickness, rule, group, axisymmetric)
     if lumping == "row_sum":
         return m.sum(axis=2)
     diag = np.einsum("cii->ci", m)
@@ -158,6 +182,7 @@ def mass_matrices(
     lumping: str = "consistent",
     rule: QuadratureRule | None = None,
     group: str | None = None,
+    axisymmetric: bool = False,
 ) -> np.ndarray:
     r"""Element mass matrices of all cells, in interleaved dofs (kg).
 
@@ -167,7 +192,8 @@ def mass_matrices(
         M_e[i a, j b] = \delta_{ab}\, \delta_{ij}\, m_i \quad\text{(lumped)}
 
     with :math:`m_{ij}` from :func:`scalar_mass_matrices` and :math:`m_i` from
-    :func:`lumped_masses`.
+    :func:`lumped_masses` (with ``axisymmetric=True``: the whole ring's, weight
+    :math:`2\pi r` instead of the thickness).
 
     Parameters
     ----------
@@ -195,11 +221,11 @@ def mass_matrices(
     nc, nn = block.nodes.shape
     M = np.zeros((nc, nn, 2, nn, 2))
     if lumping == "consistent":
-        m = scalar_mass_matrices(points, block, rho, thickness, rule, group)
+        m = scalar_mass_matrices(points, block, rho, thickness, rule, group, axisymmetric)
         M[:, :, 0, :, 0] = m
         M[:, :, 1, :, 1] = m
     else:
-        d = lumped_masses(points, block, rho, thickness, lumping, rule, group)
+        d = lumped_masses(points, block, rho, thickness, lumping, rule, group, axisymmetric)
         idx = np.arange(nn)
         M[:, idx, 0, idx, 0] = d
         M[:, idx, 1, idx, 1] = d

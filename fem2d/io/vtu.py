@@ -4,7 +4,9 @@ One ``.vtu`` file per displacement snapshot (``report.snapshots``), holding
 the 2D cells of the bodies (only the bodies' nodes: ParaView frames the bodies)
 and, per node: ``displacement`` (3 components,
 z = 0, for ParaView's *Warp By Vector*), the nodal-averaged stresses
-``sigma_xx``, ``sigma_yy``, ``sigma_xy`` and ``von_mises`` (Pa), and the
+``sigma_xx``, ``sigma_yy``, ``sigma_xy`` and ``von_mises`` (Pa) (for axisymmetric
+bodies x is the radius r and y the axis z: ``sigma_xx`` is sigma_rr, ``sigma_yy``
+sigma_zz, ``sigma_xy`` sigma_rz, and the hoop stress ``sigma_theta`` is added), and the
 ``contact_pressure`` (Pa) at the slave nodes (zero elsewhere). The ``.pvd``
 collection lists the files with their times, so ParaView shows the series
 against the simulated time. The rigid planes and circles of the contact zones
@@ -45,8 +47,11 @@ def contact_pressure(normal_force: np.ndarray, areas: np.ndarray) -> np.ndarray:
 
 
 def nodal_stress_field(model, u: np.ndarray) -> np.ndarray:
-    """Nodal-averaged ``(sigma_xx, sigma_yy, sigma_xy)`` (Pa) over every body
-    of the model, shape (n_nodes, 3); zero at nodes of no body."""
+    """Nodal-averaged ``(sigma_xx, sigma_yy, sigma_xy, sigma_zz)`` (Pa) over every body
+    of the model, shape (n_nodes, 4); zero at nodes of no body. The fourth is the
+    out-of-plane normal stress: ``nu (sigma_xx + sigma_yy)`` in plane strain, 0 in plane
+    stress, the hoop stress sigma_theta of an axisymmetric body."""
+    from fem2d.fe.axisymmetric import axisymmetric_cell_nodal_stresses
     from fem2d.fe.elasticity import cell_nodal_stresses, nodal_average
 
     mesh = model.mesh
@@ -54,9 +59,15 @@ def nodal_stress_field(model, u: np.ndarray) -> np.ndarray:
     for body in model.bodies:
         for block in mesh.blocks(body.group):
             nodes.append(block.nodes.ravel())
-            values.append(cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 3))
+            if body.axisymmetric:
+                values.append(axisymmetric_cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 4))
+                continue
+            plane = cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 3)
+            strain = body.hypothesis == "plane_strain"
+            out_of_plane = body.nu * (plane[:, 0] + plane[:, 1]) if strain else np.zeros(len(plane))
+            values.append(np.column_stack([plane, out_of_plane]))
     if not nodes:
-        return np.zeros((mesh.n_nodes, 3))
+        return np.zeros((mesh.n_nodes, 4))
     stress = nodal_average(mesh.n_nodes, np.concatenate(nodes), np.vstack(values))
     return np.nan_to_num(stress, nan=0.0)
 
@@ -106,14 +117,9 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
         areas = slave_areas(model, system)
         pressure_rows = result.histories["slave_normal_force"]
         slave = system.zones[0].slave_nodes
-    nu = np.zeros(mesh.n_nodes)  # per node, for sigma_zz in plane strain (bodies share no nodes)
-    plane_stress = np.zeros(mesh.n_nodes, dtype=bool)  # per node: sigma_zz = 0, else nu (sxx + syy)
-    for body in model.bodies:
-        nodes = mesh.group_nodes(body.group)
-        nu[nodes] = body.nu
-        plane_stress[nodes] = body.hypothesis == "plane_stress"
     from fem2d.fe.elasticity import von_mises
 
+    axisymmetric = any(body.axisymmetric for body in model.bodies)
     obstacles = _obstacles(model, system)
     entries, obstacle_entries = [], []
     for k, (row, t, u) in enumerate(zip(snaps.row, snaps.time, snaps.u)):
@@ -128,9 +134,10 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
             "sigma_xx": stress[:, 0],
             "sigma_yy": stress[:, 1],
             "sigma_xy": stress[:, 2],
-            "von_mises": np.where(plane_stress, von_mises(stress, nu, "plane_stress"),
-                                  von_mises(stress, nu, "plane_strain")),
+            "von_mises": von_mises(stress, hypothesis="axisymmetric"),  # the 4th column is the out-of-plane stress
         }
+        if axisymmetric:
+            data["sigma_theta"] = stress[:, 3]
         if pressure_rows is not None:
             p = np.zeros(mesh.n_nodes)
             p[slave] = contact_pressure(pressure_rows[int(row)], areas)

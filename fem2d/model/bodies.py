@@ -8,19 +8,35 @@ from dataclasses import dataclass
 import numpy as np
 
 from fem2d.errors import ArgumentError, ModelError, expect_instance, expect_real
-from fem2d.fe import HYPOTHESES, elasticity_matrix, mass_matrices, node_dofs, stiffness_matrices
+from fem2d.fe import (
+    HYPOTHESES,
+    axisymmetric_stiffness_matrices,
+    elasticity_matrix,
+    mass_matrices,
+    node_dofs,
+    stiffness_matrices,
+)
 from fem2d.mesh.mesh import Mesh
 from fem2d.model.groups import blocks_of
 
 
 @dataclass(frozen=True)
 class Body:
-    r"""A linear elastic body in plane strain or plane stress.
+    r"""A linear elastic body in plane strain, plane stress or axisymmetry.
 
     It contributes the stiffness :math:`K_e = t \int_e B^T D B \, dA` and the
     mass :math:`M_e = t \int_e \rho N^T N \, dA` (consistent, or lumped by
     row sums) of every cell of ``group``, with :math:`D` Hooke's matrix of
     :func:`~fem2d.fe.elasticity_matrix`.
+
+    An ``"axisymmetric"`` body is a solid of revolution about the y axis: the mesh's
+    x is the radius r >= 0 and y the axis z, the strains hold the hoop strain
+    :math:`u_r / r` and every integral the weight :math:`2\pi r` instead of the
+    thickness (:mod:`fem2d.fe.axisymmetric`). Its stiffness, mass, loads, and so
+    the reactions, impulses and energies of a run, are totals over the whole
+    circumference; a point force on it is a total ring force (N). The radial
+    displacement u_r (``dx``) of its nodes on the axis is held at 0 by the model
+    (:meth:`axis_nodes`; a support of the user's on those dofs comes first).
 
     Parameters
     ----------
@@ -32,9 +48,10 @@ class Body:
         Poisson's ratio, -1 < nu < 1/2.
     rho : float
         Density, kg/m^3 (>= 0; 0 for a body whose dofs are all supported).
-    hypothesis : {"plane_strain", "plane_stress"}
+    hypothesis : {"plane_strain", "plane_stress", "axisymmetric"}
     thickness : float
-        Out-of-plane thickness, m (1 in plane strain: results per metre).
+        Out-of-plane thickness, m (1 in plane strain: results per metre; an
+        axisymmetric body takes none: 1, the default).
     lumped_mass : bool
         Lump the mass matrix (row sums) instead of the consistent one.
     rayleigh : (float, float)
@@ -84,10 +101,19 @@ class Body:
             raise ModelError(self, "hypothesis", f"expected one of {', '.join(map(repr, HYPOTHESES))}")
         if not (math.isfinite(self.thickness) and self.thickness > 0):
             raise ModelError(self, "thickness", f"expected a thickness > 0 (m), got {self.thickness!r}")
+        if self.axisymmetric and self.thickness != 1.0:
+            raise ModelError(self, "thickness", f"an axisymmetric body has no thickness (its weight is 2 pi r: "
+                                                f"results are for the whole ring), got {self.thickness!r}")
+
+    @property
+    def axisymmetric(self) -> bool:
+        """Whether the body is a solid of revolution (x the radius, y the axis)."""
+        return self.hypothesis == "axisymmetric"
 
     @property
     def hooke(self) -> np.ndarray:
-        """Hooke's matrix D (3, 3), Pa, in Voigt notation (xx, yy, xy)."""
+        """Hooke's matrix D (3, 3), Pa, in Voigt notation (xx, yy, xy); (4, 4) in the order
+        (rr, zz, rz, tt) for an axisymmetric body."""
         return elasticity_matrix(self.E, self.nu, self.hypothesis)
 
     def element_matrices(self, mesh: Mesh) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -97,7 +123,33 @@ class Body:
         lumping = "lumped" if self.lumped_mass else "consistent"
         out = []
         for block in blocks_of(mesh, self, "group", self.group, dimension=2):
-            k = stiffness_matrices(mesh.points, block, self.hooke, self.thickness, group=self.group)
-            m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group)
+            if self.axisymmetric:
+                k = axisymmetric_stiffness_matrices(mesh.points, block, self.hooke, group=self.group)
+            else:
+                k = stiffness_matrices(mesh.points, block, self.hooke, self.thickness, group=self.group)
+            m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group,
+                              axisymmetric=self.axisymmetric)
             out.append((k, m, node_dofs(block.nodes)))
         return out
+
+    def axis_nodes(self, mesh: Mesh) -> np.ndarray:
+        """The nodes of an axisymmetric body on the axis (empty for a plane body), after
+        refusing (ModelError on ``hypothesis``) a node at r = x < 0: both up to a round-off
+        of 1e-9 times the body's smallest cell size.
+
+        >>> from fem2d.mesh import rectangle
+        >>> Body("BODY", E=1.0, nu=0.0, rho=1.0, hypothesis="axisymmetric").axis_nodes(rectangle(1.0, 1.0)).tolist()
+        [0, 3]
+        """
+        if not self.axisymmetric:
+            return np.zeros(0, dtype=np.int64)
+        size = np.inf
+        blocks = blocks_of(mesh, self, "group", self.group, dimension=2)
+        for block in blocks:
+            size = min(size, float(np.min(np.ptp(mesh.points[block.nodes], axis=1).max(axis=-1))))
+        nodes = np.unique(np.concatenate([block.nodes.ravel() for block in blocks]))
+        r = mesh.points[nodes, 0]
+        if r.min() < -1e-9 * size:
+            raise ModelError(self, "hypothesis", f"an axisymmetric body's x is the radius r >= 0, but group "
+                                                 f"{self.group!r} has a node at x = {r.min():.6g}")
+        return nodes[r <= 1e-9 * size]

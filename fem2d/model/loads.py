@@ -38,10 +38,11 @@ class Pressure:
     value: float
     function: TimeFunction = field(default_factory=Constant)
 
-    def assemble(self, mesh: Mesh, thickness: float) -> Load:
-        """The load vector (N, all dofs) and its time function."""
+    def assemble(self, mesh: Mesh, thickness: float, axisymmetric: bool = False) -> Load:
+        """The load vector (N, all dofs; the whole ring's when ``axisymmetric``) and its time function."""
         group_of(mesh, self, "group", self.group, dimension=1)
-        return Load(pressure_load(mesh, self.group, self.value, thickness=thickness), self.function,
+        return Load(pressure_load(mesh, self.group, self.value, thickness=thickness, axisymmetric=axisymmetric),
+                    self.function,
                     f"pressure on {self.group}")
 
 
@@ -60,9 +61,10 @@ class Traction:
     def __post_init__(self) -> None:
         object.__setattr__(self, "vector", _pair(self, "vector", self.vector))
 
-    def assemble(self, mesh: Mesh, thickness: float) -> Load:
+    def assemble(self, mesh: Mesh, thickness: float, axisymmetric: bool = False) -> Load:
         group_of(mesh, self, "group", self.group, dimension=1)
-        return Load(traction_load(mesh, self.group, self.vector, thickness=thickness), self.function,
+        return Load(traction_load(mesh, self.group, self.vector, thickness=thickness, axisymmetric=axisymmetric),
+                    self.function,
                     f"traction on {self.group}")
 
 
@@ -78,15 +80,17 @@ class BodyForce:
     def __post_init__(self) -> None:
         object.__setattr__(self, "vector", _pair(self, "vector", self.vector))
 
-    def assemble(self, mesh: Mesh, thickness: float) -> Load:
+    def assemble(self, mesh: Mesh, thickness: float, axisymmetric: bool = False) -> Load:
         blocks_of(mesh, self, "group", self.group, dimension=2)
-        return Load(body_force_load(mesh, self.group, self.vector, thickness=thickness), self.function,
+        return Load(body_force_load(mesh, self.group, self.vector, thickness=thickness, axisymmetric=axisymmetric),
+                    self.function,
                     f"body on {self.group}")
 
 
 @dataclass(frozen=True)
 class PointForce:
-    """A force ``vector`` (N, global x and y) on every node of a group.
+    """A force ``vector`` (N, global x and y) on every node of a group; on an axisymmetric
+    body, the total force of the ring through the node (x radial, y axial).
 
     >>> from fem2d.model.timefunctions import Sine
     >>> PointForce("NO1", (1.0, 0.0), Sine(omega=10.0)).function(0.0)
@@ -100,7 +104,7 @@ class PointForce:
     def __post_init__(self) -> None:
         object.__setattr__(self, "vector", _pair(self, "vector", self.vector))
 
-    def assemble(self, mesh: Mesh, thickness: float) -> Load:
+    def assemble(self, mesh: Mesh, thickness: float, axisymmetric: bool = False) -> Load:
         nodes = nodes_of(mesh, self, "group", self.group)
         return Load(point_force_load(mesh.n_nodes, nodes, self.vector), self.function, f"force on {self.group}")
 

@@ -123,6 +123,8 @@ class Model:
             (the modal basis of a few hundred dofs, :class:`~fem2d.runs.modal.ModalAnalysis`).
             The direct and static paths take the default, CSR.
         """
+        axis_dofs = self._check_axisymmetric()
+        axisymmetric = axis_dofs is not None
         mesh, plane_dofs, plane_motions = self._with_rigid_obstacles()
         n_dofs = 2 * mesh.n_nodes
         if dense:
@@ -168,12 +170,15 @@ class Model:
         for dofs in plane_dofs:
             fixed_dofs.append(dofs)
             fixed_values.append(np.zeros(len(dofs)))
+        if axisymmetric:  # after the supports: a user's support of the same dof comes first
+            fixed_dofs.append(axis_dofs)
+            fixed_values.append(np.zeros(len(axis_dofs)))
         motions += plane_motions
         fixed = np.concatenate(fixed_dofs) if fixed_dofs else np.zeros(0, dtype=np.int64)
         values = np.concatenate(fixed_values) if fixed_values else np.zeros(0)
         fixed, first = np.unique(fixed, return_index=True)  # the first support of a dof wins
 
-        loads = [load.assemble(mesh, self.thickness_of(load)) for load in self.loads]
+        loads = [load.assemble(mesh, self.thickness_of(load), axisymmetric) for load in self.loads]
 
         initial_velocity = initial_displacement = None
         if self.initial:
@@ -209,6 +214,24 @@ class Model:
         self._check_free_mass(system)
         self._check_motions(system)
         return system
+
+    def _check_axisymmetric(self) -> np.ndarray | None:
+        """For axisymmetric bodies, the u_r (dx) dofs of their nodes on the axis, held at 0
+        (the hoop strain u_r / r needs u_r = 0 there); None for a plane model. The bodies are
+        all axisymmetric or none (ModelError on the first whose hypothesis differs), with no
+        node at r < 0, and no contact zone (not done in axisymmetry)."""
+        kinds = [body.axisymmetric for body in self.bodies]
+        if not any(kinds):
+            return None
+        axis = []
+        for body in self.bodies:
+            if not body.axisymmetric:
+                raise ModelError(body, "hypothesis", f"{body.hypothesis!r} beside axisymmetric bodies: a model is "
+                                                     "axisymmetric or plane, not both")
+            axis.append(2 * body.axis_nodes(self.mesh))
+        for contact in self.contacts:
+            raise ModelError(contact, "slave", "contact with an axisymmetric body is not supported yet")
+        return np.unique(np.concatenate(axis))
 
     def _with_rigid_obstacles(self) -> tuple[Mesh, list[np.ndarray], list[Motion]]:
         """The mesh with the prescribed nodes of every rigid obstacle master

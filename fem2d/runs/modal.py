@@ -131,6 +131,9 @@ class ModalAnalysis:
             raise ModelError(self, "integrator", f"expected one of {', '.join(map(repr, INTEGRATORS))}")
         if self.window is not None and not self.window[0] < self.window[1]:
             raise ModelError(self, "window", f"expected (t_start, t_end) with t_start < t_end, got {self.window}")
+        if self.obstacles and any(body.axisymmetric for body in self.model.bodies):
+            raise ModelError(self, "obstacles", "shocks on obstacles at nodes of an axisymmetric body are not "
+                                                "supported yet")
 
     def problem(self, system: System) -> ModalProblem:
         """Project the system on its lowest modes and attach the obstacles."""

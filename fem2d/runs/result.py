@@ -180,8 +180,18 @@ class Result:
             "unchecked": self.unchecked,
             "timing": self.timing,
             "warnings": self.warnings,
-            "notes": self.notes,
+            "notes": self.notes + self.convention_notes(),
         }
+
+    def convention_notes(self) -> list[str]:
+        """What the numbers of ``result.json`` are totals of, when it is not a plane model's
+        unit thickness: for axisymmetric bodies, the whole circumference."""
+        model = getattr(self.fields, "model", None)
+        if model is None or not any(getattr(body, "axisymmetric", False) for body in model.bodies):
+            return []
+        return ["axisymmetric bodies (x the radius, y the axis): forces, reactions, impulses and energies are "
+                "totals over the whole circumference (N, N s, J), a point force a total ring force; pressures "
+                "and stresses are pressures and stresses (Pa)"]
 
 
 def finished(result: Result, where: str, strict: bool = False) -> Result:
