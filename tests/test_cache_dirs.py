@@ -174,3 +174,39 @@ def test_a_reference_file_others_may_write_is_a_miss(tmp_path):
         (cache.directory / "k.json").chmod(0o600)
         os.chown(cache.directory / "k.json", NOBODY, NOBODY)
         assert cache.get("k") is None
+
+
+def test_a_parent_others_may_write_without_the_sticky_bit_turns_the_cache_off(tmp_path, monkeypatch, capsys):
+    """Another user could rename the checked directory away and put theirs in its place
+    after the check: under such a parent (a TMPDIR or XDG_CACHE_HOME of mode 0777) nothing
+    is cached; sticky (as /tmp, 1777) only an entry's owner may rename it."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    with pytest.raises(NotPrivateError, match=f"{shared}, above the cache directory, .*sticky"):
+        private_dir(shared / "fem2d" / "exact", owned=2)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(shared))
+    monkeypatch.delenv("FEM2D_CACHE_DIR", raising=False)
+    assert ReferenceCache.default() is None
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(f"fem2d: note: {shared}, above") and "computed every time" in err[0]
+    shared.chmod(0o1777)
+    assert private_dir(shared / "fem2d" / "exact", owned=2) == shared / "fem2d" / "exact"
+
+
+def test_a_link_above_the_cache_stands_for_its_target(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    (tmp_path / "link").symlink_to(shared)
+    with pytest.raises(NotPrivateError, match=str(shared)):
+        private_dir(tmp_path / "link" / "fem2d" / "exact", owned=2)
+
+
+@needs_root
+def test_a_parent_of_another_user_turns_the_cache_off(tmp_path):
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, NOBODY, NOBODY)
+    with pytest.raises(NotPrivateError, match=f"{theirs}, above the cache directory, belongs to user id {NOBODY}"):
+        private_dir(theirs / "fem2d", owned=1)

@@ -26,6 +26,30 @@ def _add_set(p) -> None:
     )
 
 
+def _add_strict(p) -> None:
+    p.add_argument(
+        "--strict", action="store_true",
+        help="exit 1 when any run warned (a slave node leaving its master surface, ...); a run that created "
+             "energy beyond post.energy_tolerance exits 1 without it",
+    )
+
+
+def _said_warnings(command: str, records, label=None) -> None:
+    """Each run's warnings, one line each on stderr: ``fem2d COMMAND: warning: RUN: TEXT``
+    (as ``fem2d run`` says them; their Python warnings are not shown, see fem2d.cli.main)."""
+    for r in records:
+        for text in r.warnings:
+            print(f"fem2d {command}: warning: {label(r) if label else r.label}: {text}", file=sys.stderr)
+
+
+def _exit_status(records, strict: bool) -> int:
+    """The exit status of a many-run command, by the rule of ``fem2d run``: 1 when a run
+    failed, a check was NOOK, a run created energy, or (``--strict``) a run warned; else 0."""
+    if not all(r.passed for r in records) or any(r.energy_grew for r in records):
+        return 1
+    return 1 if strict and any(r.warnings for r in records) else 0
+
+
 def _list(text: str | None) -> list[str]:
     return [v.strip() for v in text.split(",") if v.strip()] if text else []
 
@@ -100,6 +124,7 @@ def _add_validate(sub) -> None:
     p.add_argument("cases", nargs="*", metavar="CASE", help="only these cases (default: all built-in cases)")
     _add_common(p, None, "parallel processes (default: one per core; 1 runs in this process)")
     p.add_argument("--no-plots", action="store_true", help="write report.md without the plots")
+    _add_strict(p)
     p.set_defaults(func=_cmd_validate)
 
 
@@ -139,6 +164,7 @@ def _cmd_validate(args) -> int:
         for note in result.unavailable:
             print(f"fem2d validate: note: not run: {note}", file=sys.stderr)
         _print_failures(result.records)
+        _said_warnings("validate", result.records, lambda r: f"{r.case} [{r.label}]")
         if args.no_plots:
             path = root / "report.md"
             write_text_atomic(path, report_markdown(result, {}, root))
@@ -150,7 +176,7 @@ def _cmd_validate(args) -> int:
     with said_on_interrupt(after_runs("validate", finished[1], "report.md", True)):
         print(result.summary())
         print(f"wrote {path} in {time.perf_counter() - start:.1f} s in all")
-    return 0 if result.passed else 1
+    return max(0 if result.passed else 1, _exit_status(result.records, args.strict))
 
 
 def _add_compare(sub) -> None:
@@ -164,6 +190,7 @@ def _add_compare(sub) -> None:
                    "(default: the case's)")
     _add_set(p)
     _add_common(p, None, "parallel processes (default: one per core; 1 runs in this process)")
+    _add_strict(p)
     p.set_defaults(func=_cmd_compare)
 
 
@@ -211,8 +238,9 @@ def _cmd_compare(args) -> int:
         png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
         figures = [p for p in (png, *_impact_plots(records, root, case)) if p is not None]
         _print_failures(records)
+        _said_warnings("compare", records)
         print(f"wrote {csv_path}" + (f" and {', '.join(str(p) for p in figures)}" if figures else ""))
-    return 0 if all(r.error is None for r in records) else 1
+    return _exit_status(records, args.strict)  # a NOOK row fails the comparison as it fails fem2d run
 
 
 def _run_local(specs, args, label: str):
@@ -290,6 +318,7 @@ def _add_refine(sub) -> None:
                    help="halve time.dt with h: level L runs the case's time.dt / 2^L")
     _add_set(p)
     _add_common(p, 1, "parallel processes (default 1: one run at a time, so wall times are not skewed)")
+    _add_strict(p)
     p.set_defaults(func=_cmd_refine)
 
 
@@ -312,8 +341,9 @@ def _cmd_refine(args) -> int:
     with said_on_interrupt(after_runs("refine", len(specs), "refine.csv", True)):
         png = plot_refinement(rows, header, root / "refine.png", f"{case.name}: mesh refinement")
         _print_failures(records)
+        _said_warnings("refine", records)
         print(f"wrote {csv_path} and {png}")
-    return 0 if all(r.error is None for r in records) else 1
+    return _exit_status(records, args.strict)  # a NOOK row fails the study as it fails fem2d run
 
 
 def _refine_outputs(records, root: Path, dt_with_h: bool) -> tuple[list[str], list[list[Any]], Path]:
@@ -350,6 +380,7 @@ def _add_study(sub) -> None:
                    "only, without the dashboard (Dask's few status pages stay on 127.0.0.1) (needs fem2d[dask])")
     p.add_argument("--timeout", type=float, default=120.0, metavar="S",
                    help="with --scheduler: fail when the cluster has had no worker and finished nothing for S seconds")
+    _add_strict(p)
     p.set_defaults(func=_cmd_study)
 
 
@@ -401,10 +432,11 @@ def _cmd_study(args) -> int:
         csv_path = write_table_csv(root / "study.csv", header, rows)
     with said_on_interrupt(after_runs("study", len(specs), "study.csv", True)):
         _print_failures(records)
+        _said_warnings("study", records)
         nook = sum(r.error is None and not r.passed for r in records)
         print(f"wrote {csv_path} ({len(records)} runs, {sum(r.error is not None for r in records)} failed"
               + (f", {nook} with a NOOK check)" if nook else ")"))
-    return 0 if all(r.passed for r in records) else 1  # a NOOK row fails the study as it fails fem2d run
+    return _exit_status(records, args.strict)  # a NOOK row fails the study as it fails fem2d run
 
 
 def _check_grid_values(case: str, specs, grid: dict[str, list[Any]]) -> None:

@@ -58,7 +58,9 @@ class RunRecord:
 
     ``histories`` are the run's time series (``slave_*`` per-node arrays
     included), ``extras`` what plots need beyond them (slave node abscissae
-    ``slave_x`` and tributary areas ``slave_area``).
+    ``slave_x`` and tributary areas ``slave_area``). ``warnings`` are the run's
+    (:attr:`fem2d.runs.result.Result.warnings`: energy created, a body that turns...),
+    carried back from the worker that ran it.
     """
 
     spec: RunSpec
@@ -72,6 +74,7 @@ class RunRecord:
     error: str | None = None
     #: the mesh the run used: ``n_nodes`` and its 2D cell kinds ``elements``
     mesh: dict[str, Any] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -81,6 +84,14 @@ class RunRecord:
     def passed(self) -> bool:
         """No error and every check passed."""
         return self.error is None and all(c["passed"] for c in self.checks)
+
+    @property
+    def energy_grew(self) -> bool:
+        """True when the run created energy beyond its tolerance (its numbers are not to be
+        trusted: as ``fem2d run``, a study command exits 1)."""
+        from fem2d.post.energy import ENERGY_GREW
+
+        return any(w.startswith(ENERGY_GREW) for w in self.warnings)
 
     @property
     def status(self) -> str:
@@ -136,6 +147,7 @@ def record_of(result, spec: RunSpec) -> RunRecord:
                    if spec.keep_histories is None or k in spec.keep_histories},
         extras=extras,
         mesh=result.mesh_record(),
+        warnings=list(result.warnings),
     )
 
 

@@ -71,7 +71,7 @@ def record_from_dir(path: str | os.PathLike) -> RunRecord:
     pressure = read_pressure_csv(path / "pressure.csv")
     return RunRecord(spec, doc.get("case", path.name), doc.get("quantities", {}), doc.get("checks", []),
                      doc.get("timing", {}), doc.get("settings", {}), histories, mesh=doc.get("mesh") or {},
-                     extras={"pressure": pressure} if pressure else {})
+                     extras={"pressure": pressure} if pressure else {}, warnings=list(doc.get("warnings") or []))
 
 
 def run_figures(record: RunRecord, out_dir: str | os.PathLike,
