@@ -1,8 +1,10 @@
 """Contact in axisymmetry (x the radius r, y the axis z) against exact answers: a rigid
 flat-ended cylindrical punch on a large cylinder standing for the half-space (Boussinesq /
-Sneddon stiffness and pressure), a sphere on a rigid plane (Hertz: contact radius and peak
-pressure, Lagrange and penalty), and the patch check that a uniform pressure goes through a
-flat interface as itself (the 2 pi r weights of the contact match those of the loads)."""
+Sneddon stiffness and pressure), a sphere on a rigid plane and a rigid sphere in a large
+cylinder (Hertz: approach, contact radius and peak pressure, Lagrange and penalty), the patch
+check that a uniform pressure goes through a flat interface as itself (the 2 pi r weights of
+the contact match those of the loads), an impact (the Signorini bar as a solid cylinder), a
+case file, and the refusal of the continuous method."""
 
 from __future__ import annotations
 
@@ -274,3 +276,28 @@ snapshots = 1
     last = meshio.read(sorted(pvd.parent.glob("**/column_0*.vtu"))[-1])
     base = np.isclose(last.points[:, 1], 0.0)
     assert last.point_data["contact_pressure"][base] == pytest.approx([1.0e6] * 3, rel=1e-6)
+
+
+def test_rigid_sphere_indenting_a_large_cylinder_against_hertz():
+    """A rigid sphere (a RigidCircle centred on the axis, R = 10 mm) pushed by delta = 25 um into
+    a cylinder of 200 a standing for an elastic half-space: with the computed (whole-ring)
+    force F, Hertz's approach a^2 / R, contact radius and peak pressure within 1 %."""
+    import math
+
+    from fem2d.model import RigidCircle
+
+    R, E, nu, delta = 0.01, 7.0e10, 0.3, 2.5e-5
+    a = math.sqrt(R * delta)
+    h = a / 16
+    points, cells, top, bottom = quad8_grid(graded(h, 2 * a, 200 * a), -graded(h, a, 200 * a)[::-1])
+    face = (points[top][:, :, 0] <= 3 * a).all(axis=1)
+    mesh = Mesh(points, {"BODY": CellBlock("quad8", cells), "FACE": CellBlock("seg3", top[face]),
+                         "BASE": CellBlock("point", bottom[:, None])})
+    model = Model(mesh, bodies=[axi("BODY", E, nu)], supports=[Support("BASE", ("dx", "dy"))],
+                  contacts=[Contact("FACE", RigidCircle((0.0, R), R, displacement=(0.0, -delta)))])
+    q = static(model, reactions=["BASE"]).quantities
+    hertz = hertz_sphere(R, math.inf, 0.0, E, nu, q["f_n_max"])
+    assert q["BASE_reaction_y"] == pytest.approx(q["f_n_max"], rel=1e-3)
+    assert delta == pytest.approx(hertz.approach, rel=0.01)
+    assert q["contact_half_width"] == pytest.approx(hertz.contact_radius, rel=0.01)
+    assert q["peak_pressure"] == pytest.approx(hertz.peak_pressure, rel=0.01)
