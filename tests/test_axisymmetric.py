@@ -1,7 +1,7 @@
 """Axisymmetric bodies (x the radius r, y the axis z) against exact answers: patch tests of
 every element, Lamé's thick cylinder and sphere under internal pressure (with the observed
 order of convergence), the mass of a solid of revolution, a free-free cylinder's axial
-modes; and the refusals (r < 0, mixed hypotheses, contact, thickness)."""
+modes; and the refusals (r < 0, mixed hypotheses, continuous contact, thickness)."""
 
 from __future__ import annotations
 
@@ -255,8 +255,10 @@ def test_mixed_hypotheses_contact_thickness_and_modal_obstacles_are_refused():
     axi = Body("A", E=E, nu=NU, rho=1.0, hypothesis="axisymmetric")
     with pytest.raises(ModelError, match=r"Body\('B'\)\.hypothesis: 'plane_strain' beside axisymmetric"):
         Model(mesh, bodies=[axi, Body("B", E=E, nu=NU, rho=1.0)]).assemble()
-    contact = Contact("A_BOTTOM", RigidPlane((0.0, 0.0), (0.0, 1.0)))
-    with pytest.raises(ModelError, match="slave: contact with an axisymmetric body is not supported"):
+    from fem2d.contact.continuous import ContinuousFormulation
+
+    contact = Contact("A_BOTTOM", RigidPlane((0.0, 0.0), (0.0, 1.0)), method=ContinuousFormulation())
+    with pytest.raises(ModelError, match="method: the continuous contact method is not available with axisymmetric"):
         Model(mesh, bodies=[axi], contacts=[contact]).assemble()
     with pytest.raises(ModelError, match="thickness: an axisymmetric body has no thickness"):
         Body("A", E=E, nu=NU, rho=1.0, hypothesis="axisymmetric", thickness=0.1)
@@ -332,7 +334,7 @@ def test_axisymmetric_static_case_runs(tmp_path):
 @pytest.mark.parametrize("what, key", [
     ("negative_radius", "model.hypothesis"),
     ("thickness", "model.thickness"),
-    ("contact", "contact.slave"),
+    ("contact", "contact.method"),
 ])
 def test_case_refusals_are_one_line_naming_the_key(tmp_path, what, key):
     from gridmesh import write
@@ -343,7 +345,7 @@ def test_case_refusals_are_one_line_naming_the_key(tmp_path, what, key):
     elif what == "thickness":
         path = column_case(tmp_path, model="thickness = 0.5")
     else:
-        path = column_case(tmp_path, extra='\n[contact]\nmethod = "lagrange"\nslave = "RIGHT"\n'
+        path = column_case(tmp_path, extra='\n[contact]\nmethod = "continuous"\nslave = "RIGHT"\n'
                                            'plane = { point = [0.3, 0.0], normal = [-1.0, 0.0] }\n')
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}  # this checkout's fem2d
     proc = subprocess.run([sys.executable, "-m", "fem2d.cli", "run", str(path), "--out", str(tmp_path / "out")],

@@ -75,7 +75,8 @@ MODEL = Table(
             default="plane_strain", choices=("plane_strain", "plane_stress", "axisymmetric"),
             doc="plane strain, plane stress, or axisymmetric (x is the radius r >= 0, y the axis z; "
                 "u_r = 0 held on the axis; every force, reaction, impulse and energy is the total over the "
-                "whole circumference, a point force or nodal spring or mass a total ring value; no contact yet)",
+                "whole circumference, a point force or nodal spring or mass a total ring value; contact by "
+                "lagrange or penalty, the contact width a radius)",
         ),
         "thickness": Real(default=1.0, positive=True, doc="out-of-plane thickness, m (none when axisymmetric)"),
         "lumped_mass": Boolean(default=False, doc="row-sum lumped mass instead of the consistent one"),

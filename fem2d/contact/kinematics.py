@@ -234,21 +234,27 @@ def _node_geometry(problem: CondensedProblem, surface: MasterSurface, d: np.ndar
 
 
 def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.ndarray]:
-    """Gauss points of the slave edges: (phi (n_q, ns), omega (n_e, n_q)).
+    r"""Gauss points of the slave edges: (phi (n_q, ns), omega (n_e, n_q)).
 
     ``omega`` are the Gauss weights times the Jacobian (reference
-    configuration), m.
+    configuration), m; times :math:`2\pi r` at the point (m^2, the ring's
+    area) on an axisymmetric zone.
     """
     kind = zone.slave_edges.kind
     eta, w = gauss_legendre(n_points)
     phi = line_shape(kind, eta)
     x0 = zone.reference[zone.slave_local]
     jac = np.linalg.norm(np.einsum("qa,eaj->eqj", line_shape_derivative(kind, eta), x0), axis=2)
-    return phi, w[None, :] * jac
+    omega = w[None, :] * jac
+    if zone.axisymmetric:
+        omega = omega * (2.0 * np.pi * np.einsum("qa,ea->eq", phi, x0[:, :, 0]))
+    return phi, omega
 
 
 def slave_weights(zone: ContactZone) -> np.ndarray:
-    r"""Nodal integration weights :math:`w_j = \int_{\Gamma_s} \phi_j\, d\Gamma` (m per unit thickness).
+    r"""Nodal integration weights :math:`w_j = \int_{\Gamma_s} \phi_j\, d\Gamma` (m per unit thickness);
+    on an axisymmetric zone the ring areas :math:`w_j = \int_{\Gamma_s} \phi_j\, 2\pi r\, d\Gamma`
+    (m^2: the whole circumference, r the reference radius).
 
     Integrated with 3 Gauss points per slave edge: half the adjacent
     lengths for SEG2 edges; :math:`L/6, L/6, 2L/3` for straight SEG3 edges.

@@ -35,6 +35,9 @@ proportion to their integration weights (mean 1: a QUAD8 corner node gets a
 quarter of a mid-side node's), so that a uniform pressure penetrates
 uniformly; given coefficients apply to every node as given, as code_aster's
 E_N and E_T do. The coefficients are frozen in the state at the first step.
+On an axisymmetric zone the weights are ring areas (forces are whole-ring
+totals): the default coefficient of a node grows with its radius like the
+ring's stiffness, so a uniform pressure still penetrates uniformly.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ import numpy as np
 
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import return_map, reversal_to_stick
-from fem2d.contact.kinematics import nodal_pressure, node_kinematics, zone_weights
+from fem2d.contact.kinematics import nodal_pressure, node_kinematics, slave_weights, zone_weights
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.search import MasterSurface, master_surface
@@ -190,9 +193,9 @@ class PenaltyFormulation:
         )
 
     def coefficients(
-        self, compliance: float, weights: np.ndarray | None = None
+        self, compliance: float, weights: np.ndarray | None = None, lengths: np.ndarray | None = None
     ) -> tuple[float | np.ndarray, float | np.ndarray] | None:
-        """(e_n, e_t) in N/m: given, or the defaults of the module docstring.
+        r"""(e_n, e_t) in N/m: given, or the defaults of the module docstring.
 
         ``compliance`` is the local compliance of the slave boundary
         (:func:`fem2d.contact.active_set.local_compliance`, m/N; 0 when no
@@ -204,18 +207,25 @@ class PenaltyFormulation:
         mean 1): a uniform pressure then penetrates uniformly, so QUAD8
         corner and mid-side nodes (weights L/6 and 2L/3) carry the same
         pressure, as with the Lagrange methods. Given coefficients are
-        applied to every node as given (code_aster's E_N, E_T).
+        applied to every node as given (code_aster's E_N, E_T). On an
+        axisymmetric zone the weights are ring areas and ``lengths`` the
+        plane tributary lengths: the default from ``young_modulus`` is then
+        :math:`E\, w_j / \bar\ell` (about :math:`E\, 2\pi r_j` at a node of
+        radius :math:`r_j`, the ring's stiffness).
         """
         e_n = self.e_n
         if e_n is None:
+            per = weights.mean() if weights is not None else 0.0
             if self.young_modulus:
                 e_n = self.penalty_factor * self.young_modulus * self.thickness
+                if lengths is not None and lengths.mean() > 0.0:  # axisymmetric: E 2 pi r per node
+                    per = lengths.mean()
             elif compliance > 0.0:
                 e_n = self.penalty_factor / compliance
             else:
                 return None
-            if weights is not None and weights.mean() > 0.0:
-                e_n = e_n * weights / weights.mean()
+            if weights is not None and per > 0.0:
+                e_n = e_n * weights / per
                 return e_n, (e_n if self.e_t is None else float(self.e_t))
             return float(e_n), float(self.e_t if self.e_t is not None else e_n)
         return float(e_n), float(self.e_t if self.e_t is not None else e_n)
@@ -235,7 +245,7 @@ class PenaltyFormulation:
         L = active_set.linearise(problem, kin_of, problem.d_start.ravel())
         compliance = active_set.local_compliance(L, zone.slave_local, problem.workspace)
         floor = active_set.length_floor(problem)
-        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance, zone_weights(problem))
+        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance, zone_weights(problem), _lengths(zone))
         # nothing can touch yet (no node faces the master): any value does for this step
         e_n, e_t = frozen if frozen is not None else (1.0, 1.0)
 
@@ -354,3 +364,10 @@ def newton_step(W: np.ndarray, e: np.ndarray, c: np.ndarray, D: np.ndarray, stat
     De = np.concatenate([dn_g * e[closed], dt_g * e[closed] + dt_u * e[n + closed]])
     lam[idx] = np.linalg.solve(np.eye(len(idx)) - DW, c[idx] + De)
     return lam
+
+
+def _lengths(zone: ContactZone) -> np.ndarray | None:
+    """The plane tributary lengths of an axisymmetric zone's slave nodes (m), None on a plane one."""
+    if not zone.axisymmetric:
+        return None
+    return slave_weights(replace(zone, axisymmetric=False))

@@ -38,7 +38,7 @@ OPEN, STICK, SLIP = 0, 1, 2
 
 @dataclass(frozen=True)
 class ContactZone:
-    """One slave surface against one master surface, with Coulomb friction.
+    r"""One slave surface against one master surface, with Coulomb friction.
 
     ``boundary_nodes`` lists the mesh nodes that carry boundary dofs: the
     slave nodes first (in ``slave_nodes`` order), then the master nodes not
@@ -47,7 +47,10 @@ class ContactZone:
     in *boundary* numbering (index into ``boundary_nodes``).
     ``reference`` holds the reference coordinates of the boundary nodes.
     A rigid circle master is one POINT cell, its centre node, with
-    ``master_radius`` > 0 (0 for edge masters).
+    ``master_radius`` > 0 (0 for edge masters). ``axisymmetric``: the
+    slave surface is the meridian of a surface of revolution (x the radius),
+    its integration weights are ring areas :math:`\int \phi_j\, 2\pi r\, ds`
+    (:func:`fem2d.contact.kinematics.slave_weights`).
     """
 
     slave_nodes: np.ndarray
@@ -60,6 +63,7 @@ class ContactZone:
     mu: float
     name: str = "zone"
     master_radius: float = 0.0
+    axisymmetric: bool = False
 
     @property
     def n_slave(self) -> int:
@@ -77,10 +81,11 @@ def make_zone(
     mu: float,
     name: str = "zone",
     master_radius: float = 0.0,
+    axisymmetric: bool = False,
 ) -> ContactZone:
     """Build a :class:`ContactZone` from the mesh coordinates and the two edge
     groups (or, for a rigid circle master, its centre node as a POINT cell and
-    its ``master_radius``)."""
+    its ``master_radius``); ``axisymmetric`` for the meridian of a surface of revolution."""
     slave_nodes = np.unique(slave_edges.nodes)
     master_nodes = np.unique(master_edges.nodes)
     extra = master_nodes[~np.isin(master_nodes, slave_nodes)]
@@ -98,6 +103,7 @@ def make_zone(
         mu=float(mu),
         name=name,
         master_radius=float(master_radius),
+        axisymmetric=bool(axisymmetric),
     )
 
 

@@ -31,7 +31,8 @@ def slave_areas(model, system) -> np.ndarray:
     model's first contact zone, in ``zone.slave_nodes`` order:
     ``A_i = t \\int N_i ds`` (L/2 per SEG2 end; L/6, L/6, 2L/3 for SEG3), so
     that a uniform pressure p gives nodal forces ``p A_i``: the thickness times
-    the contact's :func:`~fem2d.contact.kinematics.slave_weights`."""
+    the contact's :func:`~fem2d.contact.kinematics.slave_weights` (for an
+    axisymmetric zone, the ring areas ``\\int N_i 2 pi r ds``: the forces are ring totals)."""
     from fem2d.contact.kinematics import slave_weights
 
     zone = system.zones[0]

@@ -180,8 +180,9 @@ class Contact:
 
         return LagrangeFormulation()
 
-    def zone(self, mesh: Mesh) -> ContactZone:
-        """The geometric zone: slave and master edges, boundary nodes, reference positions."""
+    def zone(self, mesh: Mesh, axisymmetric: bool = False) -> ContactZone:
+        """The geometric zone: slave and master edges, boundary nodes, reference positions;
+        ``axisymmetric`` for a model of solids of revolution (ring-area weights)."""
         from fem2d.contact.problem import make_zone
         from fem2d.contact.search import orient_on_mesh
 
@@ -192,4 +193,5 @@ class Contact:
             radius = self.master.radius if isinstance(self.master, RigidCircle) else 0.0
         else:
             master = orient_on_mesh(mesh, group_of(mesh, self, "master", self.master, dimension=1))
-        return make_zone(mesh.points, slave, master, self.mu, name=self.label, master_radius=radius)
+        return make_zone(mesh.points, slave, master, self.mu, name=self.label, master_radius=radius,
+                         axisymmetric=axisymmetric)

@@ -209,7 +209,7 @@ class Model:
             initial_velocity=initial_velocity,
             initial_displacement=initial_displacement,
             motions=motions,
-            zones=[contact.zone(mesh) for contact in self.contacts],
+            zones=[contact.zone(mesh, axisymmetric) for contact in self.contacts],
         )
         self._check_free_mass(system)
         self._check_motions(system)
@@ -219,7 +219,8 @@ class Model:
         """For axisymmetric bodies, the u_r (dx) dofs of their nodes on the axis, held at 0
         (the hoop strain u_r / r needs u_r = 0 there); None for a plane model. The bodies are
         all axisymmetric or none (ModelError on the first whose hypothesis differs), with no
-        node at r < 0, and no contact zone (not done in axisymmetry)."""
+        node at r < 0, and no continuous (weak) contact method (node-to-segment contact and
+        rigid obstacles take the ring areas 2 pi r ds, :func:`fem2d.contact.kinematics.slave_weights`)."""
         kinds = [body.axisymmetric for body in self.bodies]
         if not any(kinds):
             return None
@@ -230,7 +231,9 @@ class Model:
                                                      "axisymmetric or plane, not both")
             axis.append(2 * body.axis_nodes(self.mesh))
         for contact in self.contacts:
-            raise ModelError(contact, "slave", "contact with an axisymmetric body is not supported yet")
+            if contact.formulation().name == "continuous":
+                raise ModelError(contact, "method", "the continuous contact method is not available with "
+                                                    "axisymmetric bodies: use 'lagrange' or 'penalty'")
         return np.unique(np.concatenate(axis))
 
     def _with_rigid_obstacles(self) -> tuple[Mesh, list[np.ndarray], list[Motion]]:

@@ -37,6 +37,27 @@ with h instead of jumping from node to node (a uniform pressure on
 :math:`|s| \le c` gives :math:`2c/\sqrt3`). ``contact_extent`` is the plain
 count: half the distance between the outermost slave nodes carrying a force
 at that instant (it moves by whole cells).
+
+**Axisymmetric zones** (x the radius r): the weights are the ring areas
+:math:`w_j = \int \phi_j\, 2\pi r\, d\Gamma` and the nodal forces whole-ring
+totals, so :math:`p_j = F_j / w_j` is again a pressure. When the carrying
+slave nodes reach the axis (no slave node off the axis
+inside the innermost carrying one: the node on the axis itself has a tiny,
+for a SEG3 edge a zero, ring area and may carry nothing), the contact is a disc and ``contact_half_width``
+is its radius, from the same second moment over the disc,
+
+.. math::
+
+    a = \sqrt{\tfrac52 \frac{\sum_j F_j r_j^2}{\sum_j F_j}} ,
+
+exact for the Hertz distribution :math:`p_0\sqrt{1 - r^2/a^2}` (whose
+:math:`\int p\, r^2\, dA = \tfrac25 P a^2`; a uniform pressure on a disc of radius
+:math:`c` gives :math:`\sqrt{5/4}\, c`), and ``contact_extent`` the radius of the
+outermost carrying node. Off the axis (an annular band, or a surface along
+the axis) both are the plane definitions above on the line forces
+:math:`F_j / (2\pi r_j)` (per unit length of circumference). A node with no
+ring area (the corner node of a SEG3 edge on the axis, where a uniform
+pressure's consistent force is zero) reads 0: its pressure is not defined.
 """
 
 from __future__ import annotations
@@ -85,6 +106,37 @@ def half_width(s: np.ndarray, force: np.ndarray) -> float:
     return 2.0 * float(np.sqrt((force * (s - centre) ** 2).sum() / total))
 
 
+def disc_radius(r: np.ndarray, force: np.ndarray) -> float:
+    r""":math:`\sqrt{5/2 \sum F r^2 / \sum F}` (m): the radius of a Hertz disc of contact
+    with the ring forces ``force`` at radii ``r``, 0 without contact.
+
+    >>> r = np.linspace(0.0, 1.0, 20001)
+    >>> round(disc_radius(r, np.sqrt(1.0 - r**2) * r), 4)  # ring forces of p0 sqrt(1 - r^2) 2 pi r dr
+    1.0
+    """
+    force = np.clip(np.asarray(force, dtype=float), 0.0, None)
+    total = force.sum()
+    if total <= 0.0:
+        return 0.0
+    return float(np.sqrt(2.5 * (force * np.asarray(r) ** 2).sum() / total))
+
+
+def ring_widths(zone: ContactZone, s: np.ndarray, force: np.ndarray) -> tuple[float, float]:
+    """(contact_half_width, contact_extent) of an axisymmetric zone (m) for the ring forces
+    ``force`` of its slave nodes (abscissae ``s``): the disc's radius when the carrying nodes
+    reach the axis, else the plane definitions on the line forces (module docstring)."""
+    r = zone.reference[: zone.n_slave, 0]
+    carrying = force > 0.0
+    if not carrying.any():
+        return 0.0, 0.0
+    on_axis = r <= 1.0e-9 * max(float(np.ptp(zone.reference[: zone.n_slave], axis=0).max()), 1.0e-300)
+    inner = r < float(r[carrying].min())
+    if on_axis.any() and np.all(on_axis[inner]):  # from the axis to the carrying nodes: a disc of contact
+        return disc_radius(r, force), float(r[carrying].max())
+    line = np.where(r > 0.0, force / (2.0 * np.pi * np.where(r > 0.0, r, 1.0)), 0.0)
+    return half_width(s, line), 0.5 * float(np.ptp(s[carrying]))
+
+
 def split_by_zone(zones: list[ContactZone], per_slave: np.ndarray) -> list[np.ndarray]:
     """Columns of an (n_times, total slaves) array, zone by zone (the solution's order)."""
     bounds = np.cumsum([0] + [zone.n_slave for zone in zones])
@@ -102,10 +154,14 @@ def pressure_quantities(
         peak_row, _ = np.unravel_index(int(np.argmax(p)), p.shape) if p.size else (0, 0)
         s = abscissa(zone)
         row = forces[peak_row] if forces.size else np.zeros(0)
-        carrying = s[row > 0.0]
         q[f"{prefix}peak_pressure"] = float(p.max()) if p.size else 0.0
-        q[f"{prefix}contact_half_width"] = half_width(s, row)
-        q[f"{prefix}contact_extent"] = 0.5 * float(np.ptp(carrying)) if len(carrying) else 0.0
+        if zone.axisymmetric:
+            width, extent = ring_widths(zone, s, row)
+        else:
+            carrying = s[row > 0.0]
+            width, extent = half_width(s, row), (0.5 * float(np.ptp(carrying)) if len(carrying) else 0.0)
+        q[f"{prefix}contact_half_width"] = width
+        q[f"{prefix}contact_extent"] = extent
     return q
 
 
