@@ -50,7 +50,8 @@ def nodal_stress_field(model, u: np.ndarray) -> np.ndarray:
     """Nodal-averaged ``(sigma_xx, sigma_yy, sigma_xy, sigma_zz)`` (Pa) over every body
     of the model, shape (n_nodes, 4); zero at nodes of no body. The fourth is the
     out-of-plane normal stress: ``nu (sigma_xx + sigma_yy)`` in plane strain, 0 in plane
-    stress, the hoop stress sigma_theta of an axisymmetric body."""
+    stress, the hoop stress sigma_theta of an axisymmetric body (a B-bar body's from its
+    strain with the projected dilatation: :meth:`~fem2d.model.bodies.Body.cell_nodal_stresses`)."""
     from fem2d.fe.elasticity import nodal_average
 
     mesh = model.mesh
