@@ -125,18 +125,21 @@ def _strains(geo, axisymmetric: bool, r: np.ndarray | None = None) -> np.ndarray
     return B.reshape(nc, nq, 4, 2 * nn)
 
 
-def _projection(points: np.ndarray, block: CellBlock, axisymmetric: bool, group: str | None,
-                offset: int = 0) -> np.ndarray:
+def _projection(geo, B: np.ndarray, kind: str, axisymmetric: bool) -> np.ndarray:
     r"""``A`` (nc, n_p, 2 nn): the coefficients of :math:`\bar\theta` on the pressure space,
-    :math:`A = G^{-1} \int_e \psi\, m^T B\, dV`, by the default rule of the kind."""
-    geo = cell_geometry(points, block, None, group, check=False)
-    check_jacobians(geo.det, block.kind, group, offset=offset)
-    B = _strains(geo, axisymmetric)
+    :math:`A = G^{-1} \int_e \psi\, m^T B\, dV`, from ``geo`` and ``B`` at the points of the
+    default rule of the kind."""
     dv = geo.dx * (radial_weights(geo.x) if axisymmetric else 1.0)  # the thickness cancels
-    psi = PRESSURE_BASIS[block.kind](_rule_points(block.kind, None))  # (q, p)
+    psi = PRESSURE_BASIS[kind](_rule_points(kind, None))  # (q, p)
     G = np.einsum("qp,qs,cq->cps", psi, psi, dv)
-    H = np.einsum("qp,cq,m,cqmj->cpj", psi, dv, _TRACE, B)
+    H = np.einsum("qp,cq,cqj->cpj", psi, dv, np.einsum("m,cqmj->cqj", _TRACE, B))
     return np.linalg.solve(G, H)
+
+
+def _default_projection(points: np.ndarray, block: CellBlock, axisymmetric: bool, group: str | None) -> np.ndarray:
+    geo = cell_geometry(points, block, None, group, check=False)
+    check_jacobians(geo.det, block.kind, group)
+    return _projection(geo, _strains(geo, axisymmetric), block.kind, axisymmetric)
 
 
 def _rule_points(kind: str, rule: QuadratureRule | None) -> np.ndarray:
@@ -193,11 +196,12 @@ def bbar_stiffness_matrices(
     psi = PRESSURE_BASIS[block.kind](_rule_points(block.kind, None))
     for start in range(0, nc, CHUNK):  # chunks of cells, not a loop per cell
         sub = CellBlock(block.kind, block.nodes[start : start + CHUNK])
-        A = _projection(points, sub, axisymmetric, group, offset=start)
         geo = cell_geometry(points, sub, None, group, check=False)
-        Bb = _bbar(_strains(geo, axisymmetric), A, psi)
-        dv = geo.dx * (radial_weights(geo.x) if axisymmetric else thickness)
-        K[start : start + CHUNK] = np.einsum("cqmi,mn,cqnj,cq->cij", Bb, D, Bb, dv, optimize=True)
+        check_jacobians(geo.det, block.kind, group, offset=start)
+        B = _strains(geo, axisymmetric)
+        Bb = _bbar(B, _projection(geo, B, block.kind, axisymmetric), psi)
+        weighted = Bb * (geo.dx * (radial_weights(geo.x) if axisymmetric else thickness))[..., None, None]
+        K[start : start + CHUNK] = np.einsum("cqmi,cqmj->cij", weighted, np.einsum("mn,cqnj->cqmj", D, Bb))
     return K
 
 
@@ -220,7 +224,7 @@ def bbar_gauss_strains(
     if u.size != 2 * len(points):
         raise InputError(f"displacement vector has {u.size} entries; expected 2 x {len(points)} nodes")
     ue = u[2 * block.nodes[..., None] + np.arange(2)].reshape(len(block), -1)
-    A = _projection(points, block, axisymmetric, group)
+    A = _default_projection(points, block, axisymmetric, group)
     geo = cell_geometry(points, block, rule, group, check=False)
     r = None
     if axisymmetric:
