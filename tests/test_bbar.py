@@ -157,6 +157,27 @@ def test_pressure_is_the_bulk_modulus_times_the_averaged_dilatation():
     assert np.allclose(stress[..., [0, 1, 3]].sum(axis=-1) / 3, kappa * theta[:, :1], rtol=1e-10)
 
 
+@pytest.mark.parametrize("element", ["quad4", "quad8", "tri6"])
+def test_the_vtu_pressure_of_the_thick_cylinder_at_nu_4999(element):
+    """The mean stress of the VTU snapshots' nodal stresses, -(sxx + syy + szz) / 3, on the
+    thick cylinder at nu = 0.4999 (8 x 16 cells): Lamé's pressure -2 A (1 + nu) / 3 within
+    0.2 % of p with "bbar", where "full" gives it wrong by more than p itself."""
+    from fem2d.io.vtu import nodal_stress_field
+
+    nu = 0.4999
+    exact = lame_cylinder(A_IN, B_OUT, P, 0.0, E=E, nu=nu, plane="strain")
+    errors = {}
+    for volumetric in ("full", "bbar"):
+        mesh = quarter_annulus(element, 8, 16)
+        model = Model(mesh, bodies=[Body("BODY", E=E, nu=nu, rho=1.0, volumetric=volumetric)],
+                      supports=[Support("XAXIS", ("dy",)), Support("YAXIS", ("dx",))], loads=[Pressure("INNER", P)])
+        result = StaticAnalysis(model, TimeStepping(dt=1.0, end=1.0)).run()
+        stress = nodal_stress_field(model, result.fields.system.expand(result.fields.final_state.u))
+        pressure = -(stress[:, 0] + stress[:, 1] + stress[:, 3]) / 3
+        errors[volumetric] = np.max(np.abs(pressure + 2 * exact.A * (1 + nu) / 3)) / P
+    assert errors["bbar"] < 2e-3 and errors["full"] > 1.0, errors
+
+
 def test_bad_volumetric_values_are_refused():
     mesh = rectangle(1.0, 1.0, 2, 2, "tri3")
     with pytest.raises(ModelError, match=r"volumetric: expected one of 'full', 'bbar', got 'mixed'"):
