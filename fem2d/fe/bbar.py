@@ -38,8 +38,10 @@ sphere (axisymmetric) of radii 1 and 2 at :math:`\nu = 0.4999`, n cells across t
 the same numbers in plane strain, but in axisymmetry the centroid value of
 :math:`u_r / r` is not the cell's mean and its error falls as :math:`h^{1.2}`
 (8.6, 3.9, 1.7 %) against :math:`h^{1.9}` for B-bar (6.3, 1.7, 0.45 %); with QUAD8 it is
-0.039 % against 0.0013 % at n = 8. TRI6 takes a constant too (P2/P0): a linear pressure
-(P2/P1) locks on triangles, 3.4 % off on the sphere at n = 8 against 0.062 %. QUAD8 and
+0.039 % against 0.0013 % at n = 8. TRI6 takes a constant too (P2/P0, the cell's mean
+dilatation): a linear pressure (P2/P1) locks on triangles, 3.4 % off on the sphere at n = 8
+against 0.062 %, and the bulk term at the centroid alone 1.6 % (0.12 % against 0.009 % on the
+cylinder). ``benchmarks/bbar_choice.py`` prints the whole table. QUAD8 and
 QUAD9 take a linear :math:`(1, \xi, \eta)` (Q2/P1; a constant gives errors within 7 % of
 these, the linear one a linear pressure).
 TRI3 has no richer displacement than its constant volumetric strain: B-bar cannot
