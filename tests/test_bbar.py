@@ -11,8 +11,8 @@ from test_fe_patch import boundary_nodes, distorted
 from fem2d.errors import InputError, ModelError
 from fem2d.exact.axisymmetric import lame_cylinder, lame_sphere
 from fem2d.fe import assemble_matrix, node_dofs
-from fem2d.fe.bbar import bbar_cell_nodal_stresses, bbar_gauss_strains, bbar_stiffness_matrices
 from fem2d.fe.axisymmetric import axisymmetric_elasticity_matrix
+from fem2d.fe.bbar import bbar_cell_nodal_stresses, bbar_gauss_strains, bbar_stiffness_matrices
 from fem2d.mesh import Mesh, rectangle
 from fem2d.model import Body, Model, Pressure, Support, TimeStepping
 from fem2d.runs.static import StaticAnalysis

@@ -4,8 +4,9 @@ r"""Nearly incompressible elasticity without volumetric locking: the B-bar metho
 With :math:`\nu \to 1/2` the bulk modulus :math:`\kappa = E / (3 (1 - 2\nu))` grows without
 bound and a displacement element whose volumetric strain cannot vanish pointwise locks:
 its displacements come out far too small (a QUAD4 thick cylinder in plane strain at
-:math:`\nu = 0.4999`, 4 cells across the wall, is 94 % short; 0.74 % with B-bar). B-bar (Hughes 1980) keeps the deviatoric strain of the element and
-replaces its volumetric strain :math:`\theta = \varepsilon_{xx} + \varepsilon_{yy} +
+:math:`\nu = 0.4999`, 4 cells across the wall, is 94 % short; 0.74 % with B-bar).
+B-bar (Hughes 1980) keeps the deviatoric strain of the element and replaces its
+volumetric strain :math:`\theta = \varepsilon_{xx} + \varepsilon_{yy} +
 \varepsilon_{zz}` by its :math:`L^2` projection :math:`\bar\theta` on a lower-order,
 per-cell pressure space :math:`\psi` (:data:`PRESSURE_BASIS`, in reference coordinates):
 
@@ -95,8 +96,8 @@ def bbar_support(kind: str, hypothesis: str) -> str | None:
 
     >>> bbar_support("quad8", "axisymmetric") is None
     True
-    >>> bbar_support("tri3", "plane_strain")
-    'TRI3 cells cannot be freed of volumetric locking by B-bar (their volumetric strain is already one constant per cell): mesh the body with TRI6, QUAD4, QUAD8 or QUAD9 cells'
+    >>> bbar_support("tri3", "plane_strain").split(" (")[0]
+    'TRI3 cells cannot be freed of volumetric locking by B-bar'
     """
     if hypothesis not in BBAR_HYPOTHESES:
         return (f"B-bar serves {' and '.join(BBAR_HYPOTHESES)} bodies; {hypothesis} does not lock "
