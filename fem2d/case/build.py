@@ -215,7 +215,8 @@ def build_model(case: Case, keys: CaseKeys) -> Model:
     bodies = [
         keys.make(Body, f"materials[{i}]", section, group=mat["group"], E=mat["E"], nu=mat["nu"], rho=mat["rho"],
                   hypothesis=s["model"]["hypothesis"], thickness=s["model"]["thickness"],
-                  lumped_mass=s["model"]["lumped_mass"], rayleigh=tuple(mat["rayleigh"]))
+                  lumped_mass=s["model"]["lumped_mass"], rayleigh=tuple(mat["rayleigh"]),
+                  volumetric=mat["volumetric"])
         for i, mat in enumerate(s["materials"])
     ]
     supports = [

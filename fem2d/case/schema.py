@@ -89,6 +89,13 @@ MATERIAL = Table(
         "E": Real(positive=True, doc="Young's modulus, Pa"),
         "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
         "rho": Real(min=0.0, doc="density, kg/m^3"),
+        "volumetric": String(
+            default="full", choices=("full", "bbar"),
+            doc="the volumetric strain: \"full\" as the element has it (it locks as nu nears 0.5), or \"bbar\" "
+                "(B-bar: projected on a constant per cell, linear for QUAD8/QUAD9) for a nearly incompressible body "
+                "in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 or TRI6 cells; TRI3 cells with nu > 0.49 "
+                "are refused in plane strain and axisymmetry (they lock)",
+        ),
         "rayleigh": Array(
             item=Real(min=0.0),
             length=2,

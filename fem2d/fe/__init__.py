@@ -21,6 +21,7 @@ from fem2d.fe.axisymmetric import (
     axisymmetric_stiffness_matrices,
     radial_weights,
 )
+from fem2d.fe.bbar import bbar_cell_nodal_stresses, bbar_gauss_strains, bbar_stiffness_matrices
 from fem2d.fe.boundary import edge_orientation, outward_normals
 from fem2d.fe.discrete import global_spring_matrices, point_mass_matrices, point_spring_matrices, spring_matrices
 from fem2d.fe.elasticity import (
@@ -66,6 +67,9 @@ __all__ = [
     "axisymmetric_gauss_strains",
     "axisymmetric_gauss_stresses",
     "axisymmetric_stiffness_matrices",
+    "bbar_cell_nodal_stresses",
+    "bbar_gauss_strains",
+    "bbar_stiffness_matrices",
     "body_force_load",
     "body_force_vectors",
     "cell_geometry",

@@ -51,22 +51,16 @@ def nodal_stress_field(model, u: np.ndarray) -> np.ndarray:
     """Nodal-averaged ``(sigma_xx, sigma_yy, sigma_xy, sigma_zz)`` (Pa) over every body
     of the model, shape (n_nodes, 4); zero at nodes of no body. The fourth is the
     out-of-plane normal stress: ``nu (sigma_xx + sigma_yy)`` in plane strain, 0 in plane
-    stress, the hoop stress sigma_theta of an axisymmetric body."""
-    from fem2d.fe.axisymmetric import axisymmetric_cell_nodal_stresses
-    from fem2d.fe.elasticity import cell_nodal_stresses, nodal_average
+    stress, the hoop stress sigma_theta of an axisymmetric body (a B-bar body's from its
+    strain with the projected dilatation: :meth:`~fem2d.model.bodies.Body.cell_nodal_stresses`)."""
+    from fem2d.fe.elasticity import nodal_average
 
     mesh = model.mesh
     nodes, values = [], []
     for body in model.bodies:
         for block in mesh.blocks(body.group):
             nodes.append(block.nodes.ravel())
-            if body.axisymmetric:
-                values.append(axisymmetric_cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 4))
-                continue
-            plane = cell_nodal_stresses(mesh.points, block, u, body.hooke).reshape(-1, 3)
-            strain = body.hypothesis == "plane_strain"
-            out_of_plane = body.nu * (plane[:, 0] + plane[:, 1]) if strain else np.zeros(len(plane))
-            values.append(np.column_stack([plane, out_of_plane]))
+            values.append(body.cell_nodal_stresses(mesh, block, u).reshape(-1, 4))
     if not nodes:
         return np.zeros((mesh.n_nodes, 4))
     stress = nodal_average(mesh.n_nodes, np.concatenate(nodes), np.vstack(values))

@@ -10,14 +10,27 @@ import numpy as np
 from fem2d.errors import ArgumentError, ModelError, expect_instance, expect_real
 from fem2d.fe import (
     HYPOTHESES,
+    axisymmetric_cell_nodal_stresses,
     axisymmetric_stiffness_matrices,
+    cell_nodal_stresses,
     elasticity_matrix,
     mass_matrices,
     node_dofs,
     stiffness_matrices,
 )
+from fem2d.fe.bbar import bbar_cell_nodal_stresses, bbar_stiffness_matrices, bbar_support
 from fem2d.mesh.mesh import Mesh
 from fem2d.model.groups import blocks_of
+
+#: How a body's volumetric strain is integrated (:attr:`Body.volumetric`).
+VOLUMETRIC = ("full", "bbar")
+
+#: The largest Poisson's ratio of a plane-strain or axisymmetric body of TRI3 cells. Measured on a
+#: Lamé thick cylinder (plane strain) and sphere (axisymmetric) of radii 1 and 2, 16 x 32 cells,
+#: two TRI3 each: the radial displacement is off by 0.8 % (cylinder) and 2.5 % (sphere) at
+#: nu = 0.3, 8.8 % and 23 % at 0.49, 37 % and 68 % at 0.499 (against 0.2 % and 0.4 % for B-bar QUAD4
+#: at 8 x 16 cells): the element locks and no mesh refinement a user would make recovers it.
+TRI3_NU_LIMIT = 0.49
 
 
 @dataclass(frozen=True)
@@ -57,6 +70,13 @@ class Body:
     rayleigh : (float, float)
         Rayleigh damping of this body :math:`C_b = a_M M_b + a_K K_b`, as
         ``(a_M, a_K)`` in (1/s, s); (0, 0): undamped.
+    volumetric : {"full", "bbar"}
+        ``"full"``: the displacement element as it is (it locks as nu nears 1/2);
+        ``"bbar"``: B-bar, the volumetric strain projected on a lower-order pressure
+        space per cell (:mod:`fem2d.fe.bbar`), for nearly incompressible bodies (nu up
+        to 0.4999) in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 and TRI6 cells
+        (TRI3 cannot be helped: refused; and a TRI3 body with nu above
+        :data:`TRI3_NU_LIMIT` = 0.49 is refused in plane strain and axisymmetry, where it locks).
 
     Examples
     --------
@@ -77,6 +97,7 @@ class Body:
     thickness: float = 1.0
     lumped_mass: bool = False
     rayleigh: tuple[float, float] = (0.0, 0.0)
+    volumetric: str = "full"
 
     def __post_init__(self) -> None:
         expect_instance(self, "group", self.group, str, "a group name (str)")
@@ -101,6 +122,11 @@ class Body:
             raise ModelError(self, "hypothesis", f"expected one of {', '.join(map(repr, HYPOTHESES))}")
         if not (math.isfinite(self.thickness) and self.thickness > 0):
             raise ModelError(self, "thickness", f"expected a thickness > 0 (m), got {self.thickness!r}")
+        if self.volumetric not in VOLUMETRIC:
+            raise ModelError(self, "volumetric", f"expected one of {', '.join(map(repr, VOLUMETRIC))}, "
+                                                 f"got {self.volumetric!r}")
+        if self.volumetric == "bbar" and (why := bbar_support("quad4", self.hypothesis)) is not None:
+            raise ModelError(self, "volumetric", why)
         if self.axisymmetric and self.thickness != 1.0:
             raise ModelError(self, "thickness", f"an axisymmetric body has no thickness (its weight is 2 pi r: "
                                                 f"results are for the whole ring), got {self.thickness!r}")
@@ -123,7 +149,17 @@ class Body:
         lumping = "lumped" if self.lumped_mass else "consistent"
         out = []
         for block in blocks_of(mesh, self, "group", self.group, dimension=2):
-            if self.axisymmetric:
+            if block.kind == "tri3" and self.nu > TRI3_NU_LIMIT and self.hypothesis != "plane_stress":
+                raise ModelError(self, "nu", f"{self.nu!r} on the TRI3 cells of group {self.group!r}: above "
+                                             f"{TRI3_NU_LIMIT} TRI3 cells lock (their displacements come out far too "
+                                             "small, and B-bar cannot relieve them); mesh the body with QUAD4, "
+                                             "QUAD8, QUAD9 or TRI6 cells and set volumetric = \"bbar\"")
+            if self.volumetric == "bbar":
+                if (why := bbar_support(block.kind, self.hypothesis)) is not None:
+                    raise ModelError(self, "volumetric", f"group {self.group!r}: {why}")
+                k = bbar_stiffness_matrices(mesh.points, block, self.E, self.nu, self.hypothesis, self.thickness,
+                                            group=self.group)
+            elif self.axisymmetric:
                 k = axisymmetric_stiffness_matrices(mesh.points, block, self.hooke, group=self.group)
             else:
                 k = stiffness_matrices(mesh.points, block, self.hooke, self.thickness, group=self.group)
@@ -131,6 +167,21 @@ class Body:
                               axisymmetric=self.axisymmetric)
             out.append((k, m, node_dofs(block.nodes)))
         return out
+
+    def cell_nodal_stresses(self, mesh: Mesh, block, u: np.ndarray) -> np.ndarray:
+        """Stresses (Pa) of each cell of ``block`` (one of the body's) at its own nodes, shape
+        (n_cells, nn, 4): (xx, yy, xy, zz) with the out-of-plane zz, ``nu (sxx + syy)`` in plane
+        strain and 0 in plane stress; (rr, zz, rz, tt) in axisymmetry. A B-bar body's
+        stresses are those of its strain with the projected dilatation (its pressure
+        ``-tr(sigma) / 3`` is the bulk modulus times that dilatation)."""
+        if self.volumetric == "bbar":
+            return bbar_cell_nodal_stresses(mesh.points, block, u, self.E, self.nu, self.hypothesis)
+        if self.axisymmetric:
+            return axisymmetric_cell_nodal_stresses(mesh.points, block, u, self.hooke)
+        plane = cell_nodal_stresses(mesh.points, block, u, self.hooke)
+        strain = self.hypothesis == "plane_strain"
+        out_of_plane = self.nu * (plane[..., 0] + plane[..., 1]) if strain else np.zeros(plane.shape[:-1])
+        return np.concatenate([plane, out_of_plane[..., None]], axis=-1)
 
     def axis_nodes(self, mesh: Mesh) -> np.ndarray:
         """The nodes of an axisymmetric body on the axis (empty for a plane body), after
