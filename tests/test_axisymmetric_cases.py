@@ -143,3 +143,11 @@ def test_builder_parameters_are_checked():
         annulus_sector(inner_radius=2.0, outer_radius=1.0)
     with pytest.raises(MeshError, match="quarter_disc: cells must be an integer >= 1"):
         quarter_disc(cells=0)
+
+
+def test_fem2d_cases_lists_them_aligned(capsys):
+    assert main(["cases"]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    assert {"thick_sphere", "sphere_modes", "cylinder_modes"} <= set(lines)
+    titles = {line.index(line.split(maxsplit=1)[1]) for line in lines.values()}
+    assert len(titles) == 1  # every title starts in the same column, after the longest name
