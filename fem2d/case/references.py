@@ -200,9 +200,13 @@ def exact_reference(case: Case, system: System | None = None) -> ExactReference:
         raise NoExactSolution("the case names no [exact] model")
     if name not in EXACT_MODELS:
         raise case.error("exact.model", f"unknown exact model {name!r}; expected one of {sorted(EXACT_MODELS)}")
-    if case.settings["model"]["hypothesis"] == "axisymmetric":  # every model here is a plane one
-        raise case.error("exact.model", f"{name!r} is a plane-strain/plane-stress exact model; this case is "
-                                        "axisymmetric (model.hypothesis)")
+    from fem2d.case.exact_axisymmetric import AXISYMMETRIC_MODELS
+
+    hypothesis = case.settings["model"]["hypothesis"]
+    if (hypothesis == "axisymmetric") != (name in AXISYMMETRIC_MODELS):
+        kind = "an axisymmetric" if name in AXISYMMETRIC_MODELS else "a plane-strain/plane-stress"
+        raise case.error("exact.model", f"{name!r} is {kind} exact model; this case is {hypothesis} "
+                                        "(model.hypothesis)")
     if system is None:
         from fem2d.case.build import build_system
 

@@ -51,7 +51,8 @@ CASE = Table(
 
 MESH = Table(
     fields={
-        "geometry": Optional(inner=String(), doc="a built-in Gmsh builder (sliding_block, rectangle, point)"),
+        "geometry": Optional(inner=String(), doc="a built-in builder (sliding_block, rectangle, bars, half_disc, "
+                             "annulus_sector, quarter_disc, single_node)"),
         "file": Optional(inner=String(), doc="a meshio-readable file with named groups, relative to the case file"),
         "element": Optional(
             inner=String(choices=ELEMENTS),
@@ -403,7 +404,8 @@ EXACT = Table(
             inner=String(),
             doc="exact solution computed for each run's settings (fem2d/case/exact_models.py: sliding_block, "
             "block_on_incline, wear_on_vibrating_plane, oscillator_on_stop, bar_on_wall, two_bars, bouncing_bar, "
-            "hertz_line_contact); references without a value take theirs from it, plots draw its curve",
+            "hertz_line_contact; axisymmetric cases: lame_sphere, sphere_breathing, cylinder_axial_modes in "
+            "fem2d/case/exact_axisymmetric.py); references without a value take theirs from it, plots draw its curve",
         ),
     },
     doc="the exact model of the case",

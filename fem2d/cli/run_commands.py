@@ -160,8 +160,10 @@ def _add_cases(sub) -> None:
 def _cmd_cases(args) -> int:
     from fem2d.case.loading import builtin_cases, load_case
 
-    for name in builtin_cases():
-        print(f"{name:<12s} {load_case(name).title}")
+    names = builtin_cases()
+    width = max(map(len, names), default=0)
+    for name in names:
+        print(f"{name:<{width}s} {load_case(name).title}")
     return 0
 
 

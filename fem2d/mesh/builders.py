@@ -333,7 +333,8 @@ def bars(
     return _counter_clockwise(mesh)
 
 
-from fem2d.mesh.disc import half_disc  # noqa: E402  (a numpy builder, registered with the Gmsh ones)
+from fem2d.mesh.disc import half_disc  # noqa: E402  (numpy builders, registered with the Gmsh ones)
+from fem2d.mesh.sector import annulus_sector, quarter_disc  # noqa: E402
 
 #: Builders a case file may name in ``mesh.geometry``.
 BUILDERS: dict[str, Callable[..., Mesh]] = {
@@ -342,4 +343,6 @@ BUILDERS: dict[str, Callable[..., Mesh]] = {
     "single_node": single_node,
     "bars": bars,
     "half_disc": half_disc,
+    "annulus_sector": annulus_sector,
+    "quarter_disc": quarter_disc,
 }
