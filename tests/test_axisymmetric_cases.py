@@ -106,7 +106,7 @@ def test_flat_punch_reference_follows_the_runs_modulus_and_indentation():
     """Sneddon's F = 2 a E delta / (1 - nu^2) for the run's own E and indentation: within 2 %
     (+0.5 %: the finite cylinder and the mesh), the base's reaction the same force, half of it
     at half the indentation, and the whole face r <= a in contact; a cylinder too small to stand
-    for the half-space has no reference, and says why."""
+    for the half-space, or a punch with friction, has no reference, and says why."""
     result = run("flat_punch", {"materials.0.E": 2.1e11, "contact.plane.displacement": [0.0, -2.0e-5]})
     checks = checks_of(result)
     force = flat_punch(0.01, 2.1e11, 0.3).stiffness * 2.0e-5
@@ -118,6 +118,8 @@ def test_flat_punch_reference_follows_the_runs_modulus_and_indentation():
     assert 0.0 < checks["f_n_max"]["relative_error"] < 1e-2
     small = run("flat_punch", {"mesh.params.radius": 0.5, "mesh.params.height": 0.5})
     assert small.checks == [] and "stands for a half-space" in small.unchecked[0]["reason"]
+    rough = run("flat_punch", {"contact.mu": 0.3})
+    assert rough.checks == [] and "frictionless" in rough.unchecked[0]["reason"]
 
 
 @pytest.mark.parametrize("element", ["quad4", "quad8"])
