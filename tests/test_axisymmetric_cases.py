@@ -15,7 +15,8 @@ from fem2d.case.loading import load_case
 from fem2d.case.references import exact_reference
 from fem2d.cli import main
 from fem2d.errors import InputError
-from fem2d.exact.axisymmetric import lame_sphere, sphere_breathing_frequencies
+from fem2d.exact.axisymmetric import flat_punch, lame_sphere, sphere_breathing_frequencies
+from fem2d.mesh.cylinder import graded_cylinder
 from fem2d.mesh.sector import annulus_sector, quarter_disc
 from fem2d.runs.result import run
 
@@ -31,6 +32,7 @@ def checks_of(result) -> dict[str, dict]:
     ("thick_sphere", set(SPHERE)),
     ("sphere_modes", {"f_2"}),
     ("cylinder_modes", {"f_1", "f_2", "f_3"}),
+    ("flat_punch", {"f_n_max", "BOTTOM_reaction_y_at_0.50", "BOTTOM_reaction_y_at_1.00", "contact_extent"}),
 ])
 def test_builtin_axisymmetric_case_passes_its_checks(name, quantities):
     result = run(name)
@@ -100,6 +102,45 @@ def test_cylinder_axial_modes_are_the_bar_modes():
     assert "nu = 0 only" in poisson.unchecked[0]["reason"]
 
 
+def test_flat_punch_reference_follows_the_runs_modulus_and_indentation():
+    """Sneddon's F = 2 a E delta / (1 - nu^2) for the run's own E and indentation: within 2 %
+    (+0.5 %: the finite cylinder and the mesh), the base's reaction the same force, half of it
+    at half the indentation, and the whole face r <= a in contact; a cylinder too small to stand
+    for the half-space, or a punch with friction, has no reference, and says why."""
+    result = run("flat_punch", {"materials.0.E": 2.1e11, "contact.plane.displacement": [0.0, -2.0e-5]})
+    checks = checks_of(result)
+    force = flat_punch(0.01, 2.1e11, 0.3).stiffness * 2.0e-5
+    assert checks["f_n_max"]["reference"] == pytest.approx(force, rel=1e-12)
+    assert checks["BOTTOM_reaction_y_at_1.00"]["reference"] == pytest.approx(force, rel=1e-12)
+    assert checks["BOTTOM_reaction_y_at_0.50"]["reference"] == pytest.approx(force / 2, rel=1e-12)
+    assert checks["contact_extent"]["reference"] == 0.01
+    assert all(c["passed"] for c in checks.values()), checks
+    assert 0.0 < checks["f_n_max"]["relative_error"] < 1e-2
+    small = run("flat_punch", {"mesh.params.radius": 0.5, "mesh.params.height": 0.5})
+    assert small.checks == [] and "stands for a half-space" in small.unchecked[0]["reason"]
+    rough = run("flat_punch", {"contact.mu": 0.3})
+    assert rough.checks == [] and "frictionless" in rough.unchecked[0]["reason"]
+
+
+@pytest.mark.parametrize("element", ["quad4", "quad8"])
+def test_graded_cylinder_puts_cells_under_the_punch_and_its_rim_on_a_node(element):
+    mesh = graded_cylinder(element, 1, radius=1.0, height=0.5, punch_radius=0.1, cells_under=4, growth=1.5)
+    assert len(mesh.group("PUNCH").nodes) == 8  # refine 1: twice the cells under the punch
+    punch = mesh.points[np.unique(mesh.group("PUNCH").nodes)]
+    assert punch[:, 1].tolist() == [0.0] * len(punch) and punch[:, 0].min() == 0.0 and punch[:, 0].max() == 0.1
+    assert mesh.points[mesh.group("RIM").nodes[0, 0]].tolist() == [0.1, 0.0]
+    assert mesh.points.min(axis=0).tolist() == [0.0, -0.5] and mesh.points.max(axis=0).tolist() == [1.0, 0.0]
+    x = np.unique(mesh.points[mesh.group("BOTTOM").nodes[:, :2], 0])  # the cells' corners
+    steps = np.diff(x[x > 0.125 + 1e-12])
+    assert np.all(steps[1:-1] / steps[:-2] == pytest.approx(1.5**0.5, rel=1e-9))  # sqrt(growth) after refine 1
+    from fem2d.errors import MeshError
+
+    with pytest.raises(MeshError, match="radius = 0.1 and height = 1.0 must be at least 1.25 and 0.5 x punch_radius"):
+        graded_cylinder(radius=0.1, height=1.0, punch_radius=0.1)
+    with pytest.raises(MeshError, match="growth must be a number in"):
+        graded_cylinder(growth=3.0)
+
+
 def test_an_axisymmetric_exact_model_on_a_plane_case_is_one_line_naming_the_key():
     case = load_case("cylinder_modes", {"model.hypothesis": "plane_strain"})
     with pytest.raises(InputError, match=r"cylinder_modes.toml: exact.model: 'cylinder_axial_modes' is an "
@@ -148,6 +189,6 @@ def test_builder_parameters_are_checked():
 def test_fem2d_cases_lists_them_aligned(capsys):
     assert main(["cases"]) == 0
     lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
-    assert {"thick_sphere", "sphere_modes", "cylinder_modes"} <= set(lines)
+    assert {"thick_sphere", "sphere_modes", "cylinder_modes", "flat_punch"} <= set(lines)
     titles = {line.index(line.split(maxsplit=1)[1]) for line in lines.values()}
     assert len(titles) == 1  # every title starts in the same column, after the longest name

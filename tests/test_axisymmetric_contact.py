@@ -16,8 +16,8 @@ from fem2d.contact.kinematics import slave_weights
 from fem2d.contact.penalty import PenaltyFormulation
 from fem2d.errors import ModelError
 from fem2d.exact.axisymmetric import flat_punch, hertz_sphere
+from fem2d.mesh.cylinder import graded_cylinder
 from fem2d.mesh.disc import quarter_disc
-from fem2d.mesh.mesh import CellBlock, Mesh
 from fem2d.model import Body, Contact, Model, Pressure, Report, RigidPlane, Support, TimeStepping
 from fem2d.post.pressure import disc_radius
 from fem2d.runs.static import StaticAnalysis
@@ -108,43 +108,11 @@ def test_a_ring_band_of_contact_has_the_plane_half_width_of_its_line_forces():
 
 # --- (a) the flat-ended punch -------------------------------------------------------------------------
 
-def graded(h: float, fine: float, size: float, growth: float = 1.3) -> np.ndarray:
-    """Nodes 0 .. size: spacing h up to ``fine``, then growing by ``growth`` per cell."""
-    x = list(np.arange(0.0, fine + 1e-12 * size, h))
-    step = h
-    while x[-1] < size:
-        step *= growth
-        x.append(min(x[-1] + step, size) if size - x[-1] - step > 0.3 * step else size)
-    return np.array(x)
-
-
-def quad8_grid(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A QUAD8 tensor grid: points, cells, the top's SEG3 edges (right to left), the bottom's nodes."""
-    X = np.sort(np.concatenate([xs, 0.5 * (xs[1:] + xs[:-1])]))
-    Y = np.sort(np.concatenate([ys, 0.5 * (ys[1:] + ys[:-1])]))
-    nx, ny = len(X), len(Y)
-    keep = ~((np.arange(nx) % 2 == 1)[:, None] & (np.arange(ny) % 2 == 1)[None, :])
-    ids = np.full((nx, ny), -1)
-    ids[keep] = np.arange(int(keep.sum()))
-    XX, YY = np.meshgrid(X, Y, indexing="ij")
-    i, j = (g.ravel() for g in np.meshgrid(np.arange(0, nx - 1, 2), np.arange(0, ny - 1, 2), indexing="ij"))
-    cells = np.column_stack([ids[i, j], ids[i + 2, j], ids[i + 2, j + 2], ids[i, j + 2],
-                             ids[i + 1, j], ids[i + 2, j + 1], ids[i + 1, j + 2], ids[i, j + 1]])
-    top = ids[::-1, -1]
-    starts = np.arange(0, nx - 1, 2)
-    return np.column_stack([XX[keep], YY[keep]]), cells, np.column_stack([top[starts], top[starts + 2],
-                                                                          top[starts + 1]]), ids[:, 0]
-
-
 def punch_model(a: float, cells_under: int, size: float, E: float, nu: float, delta: float) -> Model:
     """A cylinder of radius and height ``size`` a (held at its base), its top face r <= a the
     slave of a rigid plane pushed down by ``delta``: a frictionless flat-ended punch."""
-    h = a / cells_under
-    points, cells, top, bottom = quad8_grid(graded(h, 1.25 * a, size * a), -graded(h, 0.5 * a, size * a)[::-1])
-    under = (points[top][:, :, 0] <= a * (1 + 1e-12)).all(axis=1)
-    mesh = Mesh(points, {"BODY": CellBlock("quad8", cells), "PUNCH": CellBlock("seg3", top[under]),
-                         "BASE": CellBlock("point", bottom[:, None])})
-    return Model(mesh, bodies=[axi("BODY", E, nu)], supports=[Support("BASE", ("dx", "dy"))],
+    mesh = graded_cylinder("quad8", 0, size * a, size * a, a, cells_under)
+    return Model(mesh, bodies=[axi("BODY", E, nu)], supports=[Support("BOTTOM", ("dx", "dy"))],
                  contacts=[Contact("PUNCH", RigidPlane((0.0, 0.0), (0.0, -1.0), displacement=(0.0, -delta)))])
 
 
@@ -157,9 +125,9 @@ def test_flat_punch_stiffness_and_pressure_against_sneddon():
     exact = flat_punch(a, E, nu)
     errors = []
     for cells_under in (16, 32):
-        result = static(punch_model(a, cells_under, 200.0, E, nu, delta), reactions=["BASE"], pressure_at=[1.0])
+        result = static(punch_model(a, cells_under, 200.0, E, nu, delta), reactions=["BOTTOM"], pressure_at=[1.0])
         force = result.quantities["f_n_max"]
-        assert result.quantities["BASE_reaction_y"] == pytest.approx(force, rel=1e-6)
+        assert result.quantities["BOTTOM_reaction_y"] == pytest.approx(force, rel=1e-6)
         errors.append(force / delta / exact.stiffness - 1.0)
     assert 0.0 < errors[1] < errors[0] < 0.015, errors  # from above (a displacement method), converging
     assert abs(errors[1]) < 0.01
@@ -288,16 +256,12 @@ def test_rigid_sphere_indenting_a_large_cylinder_against_hertz():
 
     R, E, nu, delta = 0.01, 7.0e10, 0.3, 2.5e-5
     a = math.sqrt(R * delta)
-    h = a / 16
-    points, cells, top, bottom = quad8_grid(graded(h, 2 * a, 200 * a), -graded(h, a, 200 * a)[::-1])
-    face = (points[top][:, :, 0] <= 3 * a).all(axis=1)
-    mesh = Mesh(points, {"BODY": CellBlock("quad8", cells), "FACE": CellBlock("seg3", top[face]),
-                         "BASE": CellBlock("point", bottom[:, None])})
-    model = Model(mesh, bodies=[axi("BODY", E, nu)], supports=[Support("BASE", ("dx", "dy"))],
-                  contacts=[Contact("FACE", RigidCircle((0.0, R), R, displacement=(0.0, -delta)))])
-    q = static(model, reactions=["BASE"]).quantities
+    mesh = graded_cylinder("quad8", 0, 200 * a, 200 * a, 2 * a, 32)  # cells a / 16 out to 2.5 a, down to a
+    model = Model(mesh, bodies=[axi("BODY", E, nu)], supports=[Support("BOTTOM", ("dx", "dy"))],
+                  contacts=[Contact("PUNCH", RigidCircle((0.0, R), R, displacement=(0.0, -delta)))])
+    q = static(model, reactions=["BOTTOM"]).quantities
     hertz = hertz_sphere(R, math.inf, 0.0, E, nu, q["f_n_max"])
-    assert q["BASE_reaction_y"] == pytest.approx(q["f_n_max"], rel=1e-3)
+    assert q["BOTTOM_reaction_y"] == pytest.approx(q["f_n_max"], rel=1e-3)
     assert delta == pytest.approx(hertz.approach, rel=0.01)
     assert q["contact_half_width"] == pytest.approx(hertz.contact_radius, rel=0.01)
     assert q["peak_pressure"] == pytest.approx(hertz.peak_pressure, rel=0.01)

@@ -13,6 +13,8 @@ supports and the axis' u_r = 0 (held by the model itself).
 * ``sphere_breathing``: the radial (breathing) modes of a free solid sphere;
   which computed mode is the breathing one is decided by its shape (MAC).
 * ``cylinder_axial_modes``: the axial bar modes of a free-free cylinder, nu = 0.
+* ``flat_punch``: a rigid flat-ended punch pressed into a large cylinder standing for
+  a half-space (Boussinesq / Sneddon stiffness).
 """
 
 from __future__ import annotations
@@ -227,9 +229,79 @@ def cylinder_axial_modes(case: Case, system: System) -> ExactReference:
     return ExactReference(source, values.get, parameters={"length": length, "c": math.sqrt(E / rho)})
 
 
+#: the smallest cylinder, in punch radii (radius and height), that stands for a half-space:
+#: its stiffness is then within about 1 % of the half-space's (the error falls as 1 / size)
+PUNCH_HALF_SPACE = 100.0
+
+
+def flat_punch(case: Case, system: System) -> ExactReference:
+    r"""A rigid flat-ended punch pressed into an elastic half-space
+    (:func:`fem2d.exact.axisymmetric.flat_punch`, Boussinesq / Sneddon):
+    :math:`F = 2 a E \delta / (1 - \nu^2)`. The half-space is the cylinder of the
+    ``graded_cylinder`` builder (``punch_radius`` a; ``radius`` and ``height`` at
+    least 100 a), static, unloaded, its base ``BOTTOM`` held along the axis and
+    nothing else held; the punch is the one frictionless contact zone: the rigid
+    plane through y = 0 facing down (``normal = [0, -1]``) on the slave ``PUNCH``,
+    moved by ``displacement = [0, -delta]`` x its function (the indentation
+    :math:`\delta(t)`, largest at ``time.end``). Quantities: ``f_n_max``
+    (:math:`F` at the largest indentation), ``BOTTOM_reaction_y_at_T`` at each
+    ``report.at_times`` T (:math:`F(\delta(T))`, when ``BOTTOM`` is in
+    ``report.reactions``) and ``contact_extent`` (a: the whole face pressed)."""
+    from fem2d.case.build import time_function
+    from fem2d.case.fields import tables_of
+    from fem2d.exact.axisymmetric import flat_punch as sneddon
+    from fem2d.post.extrema import time_label
+
+    if case.get("case.kind") != "static":
+        raise NoExactSolution("the punch's stiffness is a static solution (case.kind = static)")
+    params = _geometry(case, "graded_cylinder")
+    a = float(params["punch_radius"])
+    if min(float(params["radius"]), float(params["height"])) < PUNCH_HALF_SPACE * a:
+        raise NoExactSolution(f"the cylinder stands for a half-space when its radius and height are at least "
+                              f"{PUNCH_HALF_SPACE:g} punch radii (mesh.params)")
+    material = _material(case)
+    if case.get("springs") or case.get("nodal") or case.get("loads"):
+        raise NoExactSolution("loads, discrete springs or nodal masses change the solution")
+    zones = tables_of(case.settings["contact"]) if case.settings.get("contact") else []
+    if len(zones) != 1 or len(system.zones) != 1 or zones[0].get("plane") is None or zones[0]["slave"] != "PUNCH":
+        raise NoExactSolution("the punch is one contact zone: a rigid plane on the slave PUNCH")
+    zone = zones[0]
+    plane = zone["plane"]
+    normal = np.asarray(plane["normal"], dtype=float)
+    if zone["mu"] != 0.0:
+        raise NoExactSolution("the punch is frictionless (contact.mu = 0)")
+    if normal[0] != 0.0 or normal[1] >= 0.0 or float(plane["point"][1]) != 0.0 or plane["displacement"][0] != 0.0:
+        raise NoExactSolution("the punch is the plane through y = 0 facing down (normal [0, -1]), moving along y")
+    supports = case.get("supports")
+    if (not supports or any(h["group"] != "BOTTOM" or h["value"] != 0.0 for h in supports)
+            or not any("dy" in h["dofs"] for h in supports)):
+        raise NoExactSolution("the cylinder is held along the axis (dy) on its base BOTTOM, and nowhere else")
+    f = time_function(case, zone["plane"]["function"], "contact.plane.function")
+    end = case.get("time.end")
+    d = -float(plane["displacement"][1])
+
+    def indentation(t: float) -> float:
+        return max(d * f(t), 0.0)
+
+    samples = [indentation(t) for t in np.linspace(0.0, end, 1001)]
+    if max(samples) > indentation(end) * (1.0 + 1e-12):
+        raise NoExactSolution("the indentation is largest before time.end (f_n_max is the run's largest force)")
+    punch = sneddon(a, material["E"], material["nu"])
+    values = {"f_n_max": punch.stiffness * indentation(end), "contact_extent": a}
+    if "BOTTOM" in case.get("report.reactions"):
+        for t in case.get("report.at_times"):
+            if t <= end:
+                values[f"BOTTOM_reaction_y_at_{time_label(t)}"] = punch.stiffness * indentation(t)
+    source = (f"exact: Sneddon flat punch F = 2 a E delta / (1 - nu^2), a={a:g} m E={material['E']:g} "
+              f"nu={material['nu']:g} delta={indentation(end):g} m: stiffness {punch.stiffness:.6g} N/m")
+    return ExactReference(source, values.get, parameters={"a": a, "E": material["E"], "nu": material["nu"],
+                                                          "stiffness": punch.stiffness, "delta": indentation(end)})
+
+
 #: the axisymmetric exact models, by the name ``[exact] model`` gives them
 AXISYMMETRIC_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "lame_sphere": lame_sphere,
     "sphere_breathing": sphere_breathing,
     "cylinder_axial_modes": cylinder_axial_modes,
+    "flat_punch": flat_punch,
 }
