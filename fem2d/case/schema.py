@@ -405,7 +405,8 @@ EXACT = Table(
             doc="exact solution computed for each run's settings (fem2d/case/exact_models.py: sliding_block, "
             "block_on_incline, wear_on_vibrating_plane, oscillator_on_stop, bar_on_wall, two_bars, bouncing_bar, "
             "hertz_line_contact; axisymmetric cases: lame_sphere, sphere_breathing, cylinder_axial_modes, "
-            "flat_punch in fem2d/case/exact_axisymmetric.py); references without a value take theirs from it, plots draw its curve",
+            "flat_punch in fem2d/case/exact_axisymmetric.py); references without a value take theirs from it, "
+            "plots draw its curve",
         ),
     },
     doc="the exact model of the case",
