@@ -391,3 +391,17 @@ def test_a_plane_exact_model_in_an_axisymmetric_case_is_refused(tmp_path):
     case = load_case(column_case(tmp_path, extra='\n[exact]\nmodel = "bouncing_bar"\n'))
     with pytest.raises(InputError, match=r"column.toml: exact.model: 'bouncing_bar' is a plane-strain/plane-stress"):
         exact_reference(case)
+
+
+@pytest.mark.parametrize("kind", ["tri3", "tri6"])
+def test_axisymmetric_triangle_mass_is_integrated_exactly(kind):
+    """The weight 2 pi r raises the consistent mass integrand's degree by one: the default
+    rule gives the same matrix as a rule of much higher degree."""
+    from fem2d.fe.mass import scalar_mass_matrices
+    from fem2d.fe.quadrature import triangle_rule
+
+    xy = np.array([[0.5, 0.0], [1.5, 0.2], [0.7, 1.1], [1.0, 0.1], [1.1, 0.65], [0.6, 0.55]])
+    nodes = np.arange(3 if kind == "tri3" else 6)[None]
+    default = scalar_mass_matrices(xy, CellBlock(kind, nodes), 1.0, axisymmetric=True)
+    exact = scalar_mass_matrices(xy, CellBlock(kind, nodes), 1.0, rule=triangle_rule(8), axisymmetric=True)
+    np.testing.assert_allclose(default, exact, rtol=1e-12, atol=1e-15)

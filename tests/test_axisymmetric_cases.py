@@ -192,3 +192,15 @@ def test_fem2d_cases_lists_them_aligned(capsys):
     assert {"thick_sphere", "sphere_modes", "cylinder_modes", "flat_punch"} <= set(lines)
     titles = {line.index(line.split(maxsplit=1)[1]) for line in lines.values()}
     assert len(titles) == 1  # every title starts in the same column, after the longest name
+
+
+def test_a_cylinders_axial_modes_are_found_by_their_shape_not_their_rank(tmp_path):
+    """A thick cylinder (radius 0.5 m, length 1 m) has a mode of another shape between the
+    first two axial ones: the reference goes to the modes of axial shape only."""
+    from fem2d.runs.result import run
+
+    result = run("cylinder_modes", {"mesh.params.length": 0.5, "mesh.params.nx": 6, "report.modes": 4})
+    checked = {c["quantity"]: c for c in result.checks}
+    assert set(checked) == {"f_1", "f_2"} and result.passed
+    assert "f_3" not in checked and 2600.0 < result.quantities["f_3"] < 2800.0  # not the bar's 5189 Hz
+    assert any(note["quantity"] == "f_3" for note in result.unchecked)

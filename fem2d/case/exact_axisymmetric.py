@@ -202,8 +202,13 @@ def cylinder_axial_modes(case: Case, system: System) -> ExactReference:
     :math:`c = \sqrt{E/\rho}` (:func:`fem2d.exact.axisymmetric.cylinder_axial_frequencies`):
     a ``rectangle`` builder's section (x the radius from the origin's x, y the
     axis over ``height`` = L), nu = 0 (the bar modes are then exact), nothing
-    holding it along the axis. The reported ``f_1`` is the rigid translation
-    along the axis (0 Hz), ``f_{k+1}`` the k-th axial mode."""
+    holding it along the axis. The computed modes are the run's ``f_1 .. f_N``
+    (``report.modes``); the one whose shape matches the k-th bar mode
+    :math:`u_z \propto \cos(k \pi (z - z_0) / L)`, :math:`u_r = 0` (k = 0: the rigid
+    translation along the axis, 0 Hz) by a mass-weighted MAC above 0.9 gets its
+    frequency as its reference: on a short, thick cylinder other axisymmetric modes
+    fall between the axial ones, and an ``f_i`` is never compared with a mode of
+    another shape. Quantities: those ``f_i`` (Hz)."""
     from fem2d.exact.axisymmetric import cylinder_axial_frequencies
 
     params = _geometry(case, "rectangle")
@@ -211,9 +216,8 @@ def cylinder_axial_modes(case: Case, system: System) -> ExactReference:
     _no_discrete_parts(case, system)
     if material["nu"] != 0.0:
         raise NoExactSolution("nu != 0: the axial modes are bar modes for nu = 0 only")
-    n = case.get("report.modes")
-    if not n:
-        raise NoExactSolution("no frequencies reported (report.modes = 0)")
+    basis = _modes(case, system)
+    n = basis.n_modes
     length, E, rho = float(params["height"]), material["E"], material["rho"]
     y0 = float(params["origin"][1])
     y = system.mesh.points[:, 1]
@@ -224,8 +228,17 @@ def cylinder_axial_modes(case: Case, system: System) -> ExactReference:
         shapes.append(shape)
     _check_supports(system, shapes)
     frequencies = [0.0, *cylinder_axial_frequencies(length, E, rho, n - 1)] if n > 1 else [0.0]
-    values = {f"f_{k + 1}": float(f) for k, f in enumerate(frequencies)}
-    source = f"exact: free-free bar modes k c / 2L, L={length:g} m E={E:g} rho={rho:g} (f_1: rigid translation)"
+    M_free = system.M_free
+    values, matched = {}, []
+    for k, (shape, f) in enumerate(zip(shapes, frequencies)):
+        mac = _mac(basis, M_free, shape[system.free])
+        best = int(np.argmax(mac))
+        if mac[best] > MAC_MATCH and f"f_{best + 1}" not in values:
+            values[f"f_{best + 1}"] = float(f)
+            matched.append(f"{'rigid translation' if k == 0 else f'axial mode {k}'} = f_{best + 1}")
+    if not matched:
+        raise NoExactSolution(f"none of the first {n} computed modes has an axial bar shape (raise report.modes)")
+    source = (f"exact: free-free bar modes k c / 2L, L={length:g} m E={E:g} rho={rho:g}: " + ", ".join(matched))
     return ExactReference(source, values.get, parameters={"length": length, "c": math.sqrt(E / rho)})
 
 

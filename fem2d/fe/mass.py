@@ -8,7 +8,7 @@ import numpy as np
 from fem2d.errors import InputError
 from fem2d.fe.axisymmetric import radial_weights
 from fem2d.fe.geometry import cell_geometry, check_jacobians
-from fem2d.fe.quadrature import QuadratureRule
+from fem2d.fe.quadrature import DEFAULT_TRIANGLE_DEGREE, QuadratureRule, triangle_rule
 from fem2d.mesh.mesh import CellBlock
 
 LUMPINGS = ("consistent", "lumped", "row_sum", "hrz")
@@ -71,8 +71,9 @@ def scalar_mass_matrices(
     thickness : float
         Thickness (m).
     rule : QuadratureRule, optional
-        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8, QUAD9), degree 2 (TRI3), 4 (TRI6):
-        exact on parallelograms and straight-sided triangles.
+        Default 2x2 Gauss (QUAD4), 3x3 (QUAD8, QUAD9), degree 2 (TRI3), 4 (TRI6),
+        one degree more for axisymmetric triangles (the weight r): exact on
+        parallelograms and straight-sided triangles.
     group : str, optional
         Group name, for error messages.
 
@@ -82,6 +83,10 @@ def scalar_mass_matrices(
         One direction only (see :func:`mass_matrices` for the 2-dof form).
     """
     _check(rho, thickness, axisymmetric)
+    if axisymmetric and rule is None and block.kind in DEFAULT_TRIANGLE_DEGREE:
+        # the weight r raises the integrand's degree by one: TRI3 3, TRI6 5 (the Gauss rules of the
+        # quadrangles already hold one degree more per direction)
+        rule = triangle_rule(DEFAULT_TRIANGLE_DEGREE[block.kind] + 1)
     nc, nn = block.nodes.shape
     m = np.empty((nc, nn, nn))
     for start in range(0, nc, CHUNK):  # chunks of cells, not a loop per cell
