@@ -8,7 +8,8 @@ import pytest
 import fem2d
 from fem2d.contact import pairing
 from fem2d.contact.problem import make_zone
-from fem2d.contact.search import master_surface, project
+from fem2d.contact.search import project
+from fem2d.contact.surface import master_surface
 from fem2d.mesh.mesh import CellBlock
 
 

@@ -5,7 +5,8 @@ import pytest
 
 from fem2d.contact.kinematics import gauss_kinematics, node_kinematics, slave_weights
 from fem2d.contact.problem import CondensedProblem, make_zone
-from fem2d.contact.search import master_surface, orient_edges, orient_on_mesh, project
+from fem2d.contact.search import project
+from fem2d.contact.surface import master_surface, orient_edges, orient_on_mesh
 from fem2d.fe.elements import line_shape
 from fem2d.mesh.mesh import CellBlock, Mesh
 

@@ -451,7 +451,7 @@ def test_a_bar_pushed_onto_a_circle_settles_where_the_geometry_says_with_the_loa
 
 def test_a_circle_refuses_an_orientation_it_would_ignore():
     from fem2d.contact.problem import make_zone
-    from fem2d.contact.search import master_surface
+    from fem2d.contact.surface import master_surface
     from fem2d.errors import InputError
     from fem2d.mesh.mesh import CellBlock
 

@@ -8,7 +8,7 @@ from test_contact_pairing import line_zone
 import fem2d
 from fem2d.contact import kinematics
 from fem2d.contact.problem import CondensedProblem
-from fem2d.contact.search import master_surface
+from fem2d.contact.surface import master_surface
 from fem2d.contact.workspace import ContactWorkspace
 from fem2d.runs.sanity import geometric_growth
 

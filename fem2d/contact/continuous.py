@@ -64,7 +64,7 @@ from fem2d.contact.coulomb import alart_curnier_status, reversal_to_stick
 from fem2d.contact.kinematics import gauss_kinematics, nodal_kinematics, zone_weights
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, CondensedProblem, ContactSolution, ContactZone
-from fem2d.contact.search import MasterSurface, master_surface
+from fem2d.contact.surface import MasterSurface, master_surface
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ import numpy as np
 from fem2d.contact.active_set import TINY, LoopResult, compliance_of, length_floor, length_tolerance
 from fem2d.contact.kinematics import delassus, node_geometry, node_kinematics
 from fem2d.contact.problem import CondensedProblem
-from fem2d.contact.search import MasterSurface
+from fem2d.contact.surface import MasterSurface
 
 
 def free_step(

@@ -46,7 +46,8 @@ import numpy as np
 
 from fem2d.contact.pairing import pair
 from fem2d.contact.problem import CondensedProblem, ContactZone
-from fem2d.contact.search import MasterSurface, Projection
+from fem2d.contact.search import Projection
+from fem2d.contact.surface import MasterSurface
 from fem2d.contact.workspace import ContactWorkspace
 from fem2d.fe.elements import line_shape, line_shape_derivative
 from fem2d.fe.quadrature import gauss_legendre

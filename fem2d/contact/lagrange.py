@@ -43,7 +43,7 @@ from fem2d.contact.free_step import free_step
 from fem2d.contact.kinematics import nodal_pressure, node_kinematics
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
-from fem2d.contact.search import MasterSurface, master_surface
+from fem2d.contact.surface import MasterSurface, master_surface
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class LagrangeFormulation:
     strategy
         ``"block"`` or ``"single"`` status changes per iteration.
     orientation
-        Master normal orientation, see :func:`fem2d.contact.search.master_surface`.
+        Master normal orientation, see :func:`fem2d.contact.surface.master_surface`.
     """
 
     tolerance: float = 1e-10

@@ -38,14 +38,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fem2d.contact.search import (
-    XI_TOLERANCE,
-    MasterSurface,
-    Projection,
-    _evaluate,
-    finish_projection,
-    project,
-)
+from fem2d.contact.search import XI_TOLERANCE, Projection, _evaluate, finish_projection, project
+from fem2d.contact.surface import MasterSurface
 from fem2d.fe.elements import line_shape
 
 #: Point-segment pairs per block when bounding the distances to the other segments.

@@ -53,7 +53,7 @@ from fem2d.contact.coulomb import return_map, reversal_to_stick
 from fem2d.contact.kinematics import nodal_pressure, node_kinematics, slave_weights, zone_weights
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
-from fem2d.contact.search import MasterSurface, master_surface
+from fem2d.contact.surface import MasterSurface, master_surface
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ import numpy as np
 
 from fem2d.contact.kinematics import node_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
-from fem2d.contact.search import master_surface
+from fem2d.contact.surface import master_surface
 from fem2d.contact.workspace import ContactWorkspace
 from fem2d.dynamics.condensation import BoundaryCondensation, condensation
 from fem2d.dynamics.stepsizes import StepSizeCache

@@ -74,7 +74,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.contact.problem import SLIP, ContactSolution
-from fem2d.contact.search import master_surface, project
+from fem2d.contact.search import project
+from fem2d.contact.surface import master_surface
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 
 if TYPE_CHECKING:

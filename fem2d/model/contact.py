@@ -184,7 +184,7 @@ class Contact:
         """The geometric zone: slave and master edges, boundary nodes, reference positions;
         ``axisymmetric`` for a model of solids of revolution (ring-area weights)."""
         from fem2d.contact.problem import make_zone
-        from fem2d.contact.search import orient_on_mesh
+        from fem2d.contact.surface import orient_on_mesh
 
         slave = group_of(mesh, self, "slave", self.slave, dimension=1)
         radius = 0.0
