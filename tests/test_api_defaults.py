@@ -225,3 +225,39 @@ def test_one_string_of_overrides_is_refused():
                        r"'key=value' strings, not one string \(give it in a list\)"):
         fem2d.run("sdnv104a", "time.dt=0.02")
     assert fem2d.load_case("sdnv104a", ["time.dt=0.02"]).get("time.dt") == 0.02
+
+
+def test_the_energy_advice_under_the_modified_mass_names_the_scheme_for_a_body_in_steady_contact():
+    """A block sliding from t = 0 under a full load: the modified mass creates energy and a
+    smaller step makes it worse; the advice names the scheme that answers it."""
+    from types import SimpleNamespace
+
+    from fem2d.runs.direct import energy_remedy
+
+    modified = SimpleNamespace(mass_matrix=object())  # a scheme on a modified mass, as energy_remedy reads it
+    for events in (False, True):
+        text = energy_remedy(modified, events)
+        assert 'time.scheme = "generalized_alpha"' in text and "stays in contact" in text
+
+
+def test_report_times_without_a_reported_node_give_no_nan_displacement():
+    """``report.at_times`` with no ``report.node`` serve the groups' quantities: no
+    ``x_at_T`` of nan is reported."""
+    import math
+
+    import fem2d
+
+    ramp = fem2d.PiecewiseLinear((0.0, 0.07), (0.0, 1.0))
+    model = fem2d.Model(
+        fem2d.mesh.sliding_block(),
+        bodies=[fem2d.Body("PATIN", E=2.1e11, nu=0.0, rho=7000.0), fem2d.Body("BATI", E=1e11, nu=0.0, rho=0.0)],
+        supports=[fem2d.Support("BATI"), fem2d.Support("R1"), fem2d.Support("R2")],
+        springs=[fem2d.Spring("RESLAT", k_axial=12e3)],
+        loads=[fem2d.Pressure("FSUP", 7e4, ramp), fem2d.Pressure("FLAT", 2e5, ramp)],
+        contacts=[fem2d.Contact("LESC", "LMAI", mu=0.3)],
+    )
+    report = fem2d.Report(at_times=[0.1], groups=["PATIN"])
+    result = fem2d.DirectAnalysis(model, fem2d.TimeStepping(dt=0.01, end=0.2), report=report).run()
+    assert "x_at_0.10" not in result.quantities
+    assert all(math.isfinite(v) for k, v in result.quantities.items() if k.startswith("PATIN_"))
+    assert any(k.startswith("PATIN_") for k in result.quantities)

@@ -453,9 +453,13 @@ def energy_remedy(scheme: TimeScheme, events: bool) -> str:
     """
     if getattr(scheme, "mass_matrix", None) is None:
         return ENERGY_REMEDY
+    steady = ('; a body that stays in contact (sliding on its support, a load applied in full at t = 0) is '
+              'answered by time.scheme = "generalized_alpha", where a smaller step can make the modified '
+              'mass worse')
     if not events:
-        return "the modified mass already: locate the impacts inside the steps (events), or take a smaller step"
-    return "the modified mass with its impacts located already: take a smaller step"
+        return ("the modified mass already: for impacts, locate them inside the steps (events) or take a "
+                "smaller step" + steady)
+    return "the modified mass with its impacts located already: take a smaller step" + steady
 
 
 def contact_mass_nodes(system: System) -> np.ndarray:
@@ -523,7 +527,7 @@ def direct_quantities(report: Report, series: dict[str, np.ndarray], friction: b
     (:func:`~fem2d.post.extrema.slip_end` of :func:`sliding_records`) and the final displacement."""
     times, u, v = series["time"], series["u"], series["v"]
     q: dict[str, float] = {}
-    for t in report.at_times:
+    for t in report.at_times if report.node is not None else ():  # without a node, at_times serve the groups
         q[f"x_at_{time_label(t)}"] = value_at(times, u, v, t)
     for k, (t_ext, x_ext, _) in enumerate(extrema(times, u, v)[: report.extrema], start=1):
         q[f"x_ext_{k}"] = x_ext
