@@ -457,7 +457,7 @@ def energy_remedy(scheme: TimeScheme, events: bool) -> str:
               'answered by time.scheme = "generalized_alpha", where a smaller step can make the modified '
               'mass worse')
     if not events:
-        return ("the modified mass already: for impacts, locate them inside the steps (events) or take a "
+        return ("the modified mass already: locate the impacts inside the steps (events), or take a "
                 "smaller step" + steady)
     return "the modified mass with its impacts located already: take a smaller step" + steady
 
