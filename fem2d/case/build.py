@@ -216,7 +216,7 @@ def build_model(case: Case, keys: CaseKeys) -> Model:
         keys.make(Body, f"materials[{i}]", section, group=mat["group"], E=mat["E"], nu=mat["nu"], rho=mat["rho"],
                   hypothesis=s["model"]["hypothesis"], thickness=s["model"]["thickness"],
                   lumped_mass=s["model"]["lumped_mass"], rayleigh=tuple(mat["rayleigh"]),
-                  volumetric=mat["volumetric"])
+                  volumetric=mat["volumetric"], kinematics=mat["kinematics"], law=mat["law"])
         for i, mat in enumerate(s["materials"])
     ]
     supports = [

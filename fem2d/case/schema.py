@@ -97,6 +97,19 @@ MATERIAL = Table(
                 "in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 or TRI6 cells; TRI3 cells with nu > 0.49 "
                 "are refused in plane strain and axisymmetry (they lock)",
         ),
+        "kinematics": String(
+            default="small", choices=("small", "corotational", "finite"),
+            doc="how the strain follows the motion: \"small\" (linear strain: rotations below about 0.05 rad), "
+                "\"corotational\" (Hooke's law in a frame turning with each cell: any rotation, small strains; "
+                "plane strain or plane stress) or \"finite\" (total Lagrangian finite strain with the law; plane "
+                "strain); both solve each step by Newton iterations, on direct and static runs",
+        ),
+        "law": String(
+            default="hooke", choices=("hooke", "saint_venant_kirchhoff", "neo_hookean"),
+            doc="the elastic law: \"hooke\" (linear; Saint Venant-Kirchhoff with kinematics = \"finite\"), "
+                "\"saint_venant_kirchhoff\" or \"neo_hookean\" (W = mu/2 (I1 - 3 - 2 ln J) + lambda/2 (ln J)^2, "
+                "mu and lambda from E and nu), both with kinematics = \"finite\"",
+        ),
         "rayleigh": Array(
             item=Real(min=0.0),
             length=2,

@@ -3,7 +3,8 @@ r"""Per-step record of a direct (Newmark) run: reported dof, contact, energies.
 Energies, per unit thickness (J):
 
 * kinetic :math:`T = \tfrac12 v^T M v`, elastic :math:`U = \tfrac12 \hat u^T K_b \hat u`
-  (bodies), springs :math:`U_s = \tfrac12 \hat u^T K_s \hat u`, with :math:`\hat u`
+  (bodies; a ``"corotational"`` or ``"finite"`` body's own strain energy :math:`W(\hat u)`
+  in place of its share, :mod:`fem2d.model.internal`), springs :math:`U_s = \tfrac12 \hat u^T K_s \hat u`, with :math:`\hat u`
   all the dofs' displacements, the prescribed ones included (a support
   displaced by :math:`u_c` strains the cells next to it);
 * work of the loads by the trapezoidal rule,
@@ -100,6 +101,18 @@ class DirectHistory:
             return self._energies_of(state)
 
     def _energies_of(self, state: StepState) -> tuple[float, float, float]:
+        kinetic, elastic, springs = self._linear_energies(state)
+        nonlinear = self.system.nonlinear
+        if nonlinear is not None:
+            # the turning and stretching bodies' own strain energy W(u) in place of their
+            # small-strain 1/2 u^T K_nl u (the last Newton iteration evaluated them at this u)
+            s = self.system
+            u = s.prescribed_at(state.t)
+            u[s.free] = state.u
+            elastic += nonlinear.evaluate(u).energy - nonlinear.linear_energy(u)
+        return kinetic, elastic, springs
+
+    def _linear_energies(self, state: StepState) -> tuple[float, float, float]:
         # 0.5 (x . y), not (0.5 x) . y: the same number (halving is exact), one pass over the vectors
         kinetic = 0.5 * (state.v @ self.mass_velocity(state))
         if self._prescribed:  # the strain of the cells next to displaced supports counts too
@@ -114,8 +127,9 @@ class DirectHistory:
             springs = 0.5 * (u_s @ (self._K_s_own @ u_s))
         if state.internal_force is not None:
             # the stepper's accumulated K u: 1/2 u^T K_b u of a body that has
-            # slid 15 m would carry ~1e-2 J of round-off
-            elastic = 0.5 * (state.u @ state.internal_force) - springs
+            # slid 15 m would carry ~1e-2 J of round-off (the nonlinear bodies' remainder is not K u)
+            f_int = state.internal_force if state.remainder is None else state.internal_force - state.remainder
+            elastic = 0.5 * (state.u @ f_int) - springs
         else:
             if self._K_b is None:
                 self._K_b = self.system.K_free - self.system.restrict(self.system.K_springs)

@@ -204,7 +204,7 @@ up to -0.2 rad at t = 1 s; ...
         out.append(
             f"body {name!r} {ROTATED}: |rotation| > {limit:g} rad from t = {t_over:.6g} s, up to "
             f"{theta[peak]:.4g} rad at t = {t[peak]:.6g} s; the small-displacement model takes a rigid rotation "
-            "for a strain (1 - cos(rotation)) and answers wrongly for this body (large rotations are not "
-            "supported yet)"
+            "for a strain (1 - cos(rotation)) and answers wrongly for this body: give it kinematics = "
+            "\"corotational\" (large rotations, small strains) or \"finite\" (materials[].kinematics)"
         )
     return out

@@ -31,6 +31,7 @@ from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 from fem2d.dynamics.effective import EffectiveMatrix
 from fem2d.dynamics.events import EventLocator
+from fem2d.dynamics.newton import NewtonIterations, remainder_free
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepsizes import CAPACITY, StepSizeCache
 from fem2d.dynamics.stickslip import StickSlipLocator
@@ -44,7 +45,8 @@ class StepState:
     """The state at time t on the free dofs; ``contact`` is the formulation's history
     and ``contact_force`` the free-dof contact force vector at t;
     ``internal_force`` is K u, accumulated step by step (see
-    :meth:`NewmarkStepper.step`)."""
+    :meth:`NewmarkStepper.step`), plus ``remainder``, the nonlinear bodies' :math:`g(u)`
+    (:mod:`fem2d.model.internal`; None when every body is small)."""
 
     t: float
     u: np.ndarray
@@ -54,6 +56,7 @@ class StepState:
     contact_force: np.ndarray | None = None
     solution: ContactSolution | None = None
     internal_force: np.ndarray | None = None
+    remainder: np.ndarray | None = None
 
 
 @dataclass
@@ -107,6 +110,8 @@ class NewmarkStepper:
         #: whether the run will use several step sizes (events located by splitting steps): then
         #: K_eff is combined on a fixed pattern from the first factorisation (see :meth:`factor`)
         self.several_step_sizes = False
+        #: Newton's iterations of the steps of bodies that turn or stretch (None: every body is small)
+        self.newton = NewtonIterations() if system.nonlinear is not None else None
 
     def force_free(self, t: float) -> np.ndarray:
         """The system's load on the free dofs at t (:meth:`System.force_free`),
@@ -226,6 +231,8 @@ class NewmarkStepper:
                     factor.free()
         if self.contact is not None:
             self.contact.release()
+        if self.newton is not None:
+            self.newton.release()
 
     def admissible_increment(self, state: StepState, du: np.ndarray, dt: float, t_new: float) -> np.ndarray:
         r"""The increment nearest ``du`` in the metric of the mass whose end
@@ -253,10 +260,17 @@ class NewmarkStepper:
         u = np.zeros(n) if s.initial_displacement is None else s.initial_displacement[s.free].copy()
         v = np.zeros(n) if s.initial_velocity is None else s.initial_velocity[s.free].copy()
         rhs = self.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
+        remainder = None
+        if s.nonlinear is not None:
+            remainder, _ = remainder_free(s, u, t0)
+            rhs -= remainder
         a = self.scheme.initial_acceleration(s, v, rhs, self.backend)
         contact = self.contact.initial_state() if self.contact is not None else None
         contact_force = np.zeros(n) if self.contact is not None else None
-        return StepState(t0, u, v, a, contact, contact_force, internal_force=s.K_free @ u)
+        internal_force = s.K_free @ u
+        if remainder is not None:
+            internal_force += remainder
+        return StepState(t0, u, v, a, contact, contact_force, internal_force=internal_force, remainder=remainder)
 
     def step(self, state: StepState, dt: float, t_new: float | None = None) -> StepState:
         """Advance by dt (to ``t_new``, which absorbs round-off in the time
@@ -274,20 +288,28 @@ class NewmarkStepper:
         # is a difference of terms of 1e11 N/m x 15 m, whose round-off
         # (~1e-4 N) would be felt by the contact forces of a stiff body; K du
         # is 100 times smaller.
+        if s.nonlinear is not None and state.remainder is None:
+            state = replace(state, remainder=remainder_free(s, state.u, state.t)[0], internal_force=None)
         if state.internal_force is None:
-            state = replace(state, internal_force=s.K_free @ state.u)
+            internal = s.K_free @ state.u
+            state = replace(state, internal_force=internal if state.remainder is None else internal + state.remainder)
         f_int = state.internal_force
         prediction = scheme.predict(state, dt)
         if self.contact is not None and scheme.constrained_predictor:
             prediction = scheme.constrain(prediction, self.admissible_increment(state, prediction.du, dt, t_new))
         rhs = scheme.right_hand_side(s, state, prediction, dt, t_new, self.force_free)
-        factor = self.factor(dt)
-        contact_state, contact_force, solution = state.contact, None, None
-        if self.contact is None:
+        contact_state, contact_force, solution, remainder = state.contact, None, None, None
+        if self.newton is not None:
+            du, contact_force, solution, remainder = self.newton.solve(self, state, prediction, rhs, dt, t_new)
+            if solution is not None:
+                contact_state = solution.state
+        elif self.contact is None:
+            factor = self.factor(dt)
             t0 = time.perf_counter()
             du = factor.solve(rhs)
             self.counters.solve_s += time.perf_counter() - t0
         else:
+            factor = self.factor(dt)
             du, contact_force, solution = self.contact.solve(
                 dt, factor, rhs, state.u, state.contact, self.counters, (state.t, t_new), prediction.contact_on,
                 shift=prediction.contact_shift, velocity_level=prediction.velocity_level,
@@ -296,7 +318,9 @@ class NewmarkStepper:
         v, a = scheme.end_of_step(s, state, du, prediction, dt, t_new, self.force_free)
         internal_force = s.K_free @ du
         internal_force += f_int  # K u_n + K du, in the product's array
-        return StepState(t_new, state.u + du, v, a, contact_state, contact_force, solution, internal_force)
+        if remainder is not None:
+            internal_force += remainder - state.remainder
+        return StepState(t_new, state.u + du, v, a, contact_state, contact_force, solution, internal_force, remainder)
 
 
 def march(

@@ -25,6 +25,12 @@ from fem2d.model.groups import blocks_of
 #: How a body's volumetric strain is integrated (:attr:`Body.volumetric`).
 VOLUMETRIC = ("full", "bbar")
 
+#: How a body's strain follows its motion (:attr:`Body.kinematics`).
+KINEMATICS = ("small", "corotational", "finite")
+
+#: A body's elastic law (:attr:`Body.law`).
+LAWS = ("hooke", "saint_venant_kirchhoff", "neo_hookean")
+
 #: The largest Poisson's ratio of a plane-strain or axisymmetric body of TRI3 cells. Measured on a
 #: Lamé thick cylinder (plane strain) and sphere (axisymmetric) of radii 1 and 2, 16 x 32 cells,
 #: two TRI3 each: the radial displacement is off by 0.8 % (cylinder) and 2.5 % (sphere) at
@@ -70,6 +76,19 @@ class Body:
     rayleigh : (float, float)
         Rayleigh damping of this body :math:`C_b = a_M M_b + a_K K_b`, as
         ``(a_M, a_K)`` in (1/s, s); (0, 0): undamped.
+    kinematics : {"small", "corotational", "finite"}
+        How the strain follows the motion (:mod:`fem2d.model.internal`). ``"small"``: the
+        linear strain of the displacement, exact while the body turns by less than a few
+        hundredths of a radian (a run warns past
+        :data:`~fem2d.dynamics.rotation.ROTATION_LIMIT`). ``"corotational"``: Hooke's law in
+        a frame that turns with each cell (:mod:`fem2d.fe.corotational`): any rotation, small
+        strains; plane strain or plane stress. ``"finite"``: total Lagrangian finite strain
+        with the hyperelastic ``law`` (:mod:`fem2d.fe.hyperelastic`); plane strain.
+        Both solve each step by Newton iterations.
+    law : {"hooke", "saint_venant_kirchhoff", "neo_hookean"}
+        The elastic law. ``"hooke"`` is the linear law of ``"small"`` and
+        ``"corotational"`` bodies, and means Saint Venant-Kirchhoff for a ``"finite"``
+        one; the two hyperelastic laws need ``kinematics = "finite"``.
     volumetric : {"full", "bbar"}
         ``"full"``: the displacement element as it is (it locks as nu nears 1/2);
         ``"bbar"``: B-bar, the volumetric strain projected on a lower-order pressure
@@ -98,6 +117,8 @@ class Body:
     lumped_mass: bool = False
     rayleigh: tuple[float, float] = (0.0, 0.0)
     volumetric: str = "full"
+    kinematics: str = "small"
+    law: str = "hooke"
 
     def __post_init__(self) -> None:
         expect_instance(self, "group", self.group, str, "a group name (str)")
@@ -127,9 +148,46 @@ class Body:
                                                  f"got {self.volumetric!r}")
         if self.volumetric == "bbar" and (why := bbar_support("quad4", self.hypothesis)) is not None:
             raise ModelError(self, "volumetric", why)
+        self._check_kinematics()
         if self.axisymmetric and self.thickness != 1.0:
             raise ModelError(self, "thickness", f"an axisymmetric body has no thickness (its weight is 2 pi r: "
                                                 f"results are for the whole ring), got {self.thickness!r}")
+
+    def _check_kinematics(self) -> None:
+        """The kinematics and the law: known names, and a combination this body can take."""
+        if self.kinematics not in KINEMATICS:
+            raise ModelError(self, "kinematics", f"expected one of {', '.join(map(repr, KINEMATICS))}, "
+                                                 f"got {self.kinematics!r}")
+        if self.law not in LAWS:
+            raise ModelError(self, "law", f"expected one of {', '.join(map(repr, LAWS))}, got {self.law!r}")
+        if self.law != "hooke" and self.kinematics != "finite":
+            raise ModelError(self, "law", f"{self.law!r} is a finite-strain law: it needs kinematics = \"finite\" "
+                                          f"(this body's is {self.kinematics!r})")
+        if self.kinematics == "small":
+            return
+        if self.kinematics == "corotational" and self.axisymmetric:
+            raise ModelError(self, "kinematics", "\"corotational\" is for plane bodies (a solid of revolution "
+                                                 "turns about its axis only): use \"small\" or a plane hypothesis")
+        if self.kinematics == "finite" and self.hypothesis != "plane_strain":
+            raise ModelError(self, "kinematics", f"\"finite\" strain is available in plane strain only, not with "
+                                                 f"hypothesis {self.hypothesis!r}")
+        if self.volumetric != "full":
+            raise ModelError(self, "volumetric", f"{self.volumetric!r} is for \"small\" kinematics; a "
+                                                 f"{self.kinematics!r} body integrates its volume change in full")
+        if self.rayleigh[1]:
+            raise ModelError(self, "rayleigh", f"stiffness-proportional damping (a_K = {self.rayleigh[1]!r}) "
+                                               f"would damp a {self.kinematics!r} body's rigid rotation: use a_K = 0")
+
+    @property
+    def nonlinear(self) -> bool:
+        """Whether the body's internal force is nonlinear in its displacement (a
+        ``"corotational"`` or ``"finite"`` body)."""
+        return self.kinematics != "small"
+
+    @property
+    def finite_law(self) -> str:
+        """The hyperelastic law of a ``"finite"`` body (``"hooke"`` read as Saint Venant-Kirchhoff)."""
+        return "saint_venant_kirchhoff" if self.law == "hooke" else self.law
 
     @property
     def axisymmetric(self) -> bool:

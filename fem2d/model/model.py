@@ -211,6 +211,14 @@ class Model:
             motions=motions,
             zones=[contact.zone(mesh, axisymmetric) for contact in self.contacts],
         )
+        nonlinear = [body for body in self.bodies if body.nonlinear]
+        if nonlinear:
+            if dense:
+                raise ModelError(nonlinear[0], "kinematics", f"{nonlinear[0].kinematics!r} bodies need the direct "
+                                                             "or static path (a modal basis is linear)")
+            from fem2d.model.internal import NonlinearBodies
+
+            system.nonlinear = NonlinearBodies(mesh, nonlinear, n_dofs)
         self._check_free_mass(system)
         self._check_motions(system)
         return system

@@ -31,6 +31,8 @@ from fem2d.model.timefunctions import TimeFunction
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
+    from fem2d.model.internal import NonlinearBodies
+
 #: A system matrix: CSR, or dense for a model assembled densely.
 Matrix: TypeAlias = "sp.csr_matrix | np.ndarray"
 
@@ -78,7 +80,8 @@ class System:
     to the free dofs is zero: their force on the free dofs is
     :math:`-K_{fc} u_c(t)`). ``zones`` are the contact zones.
     ``initial_velocity`` / ``initial_displacement`` are full dof vectors
-    (None: zero).
+    (None: zero). ``nonlinear`` holds the ``"corotational"`` and ``"finite"`` bodies, whose
+    internal force is :math:`K u` plus a remainder :math:`g(u)` (:mod:`fem2d.model.internal`).
     """
 
     mesh: Mesh
@@ -93,6 +96,8 @@ class System:
     zones: list[ContactZone] = field(default_factory=list)
     motions: list[Motion] = field(default_factory=list)
     initial_displacement: np.ndarray | None = None
+    #: the bodies that turn or stretch (:mod:`fem2d.model.internal`); None when every body is small
+    nonlinear: NonlinearBodies | None = None
 
     @property
     def n_dofs(self) -> int:

@@ -23,7 +23,7 @@ from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
 from fem2d.dynamics.rotation import BodyRotations, rotation_warnings
-from fem2d.dynamics.schemes import TimeScheme
+from fem2d.dynamics.schemes import NewmarkScheme, StaticScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
 from fem2d.dynamics.stickslip import HELD_SHARE, BodyTranslations, StickSlipLocator
 from fem2d.errors import ArgumentError, ConvergenceError, FieldError, ModelError, expect_instance
@@ -288,6 +288,11 @@ class DirectAnalysis:
                                  "continuous) or another scheme")
             coupling = ContactCoupling(system, system.zones, formulations)
         scheme, notes = (scheme, []) if scheme is not None else self.resolve_scheme(system)
+        if system.nonlinear is not None and not isinstance(scheme, NewmarkScheme | StaticScheme):
+            body = system.nonlinear.bodies[0]
+            raise ModelError(self, "scheme", f"{scheme.label} does not take bodies that turn or stretch (body "
+                             f"{body.group!r} is {body.kinematics!r}): use newmark, hht, generalized_alpha or "
+                             "modified_mass")
         limit = scheme.critical_step(system)
         if self.stepping.dt > limit * (1.0 + 1e-9):  # before the march, not after it has blown up (round-off: equal)
             raise ModelError(self.stepping, "dt", f"{self.stepping.dt:g} s is above the stability limit "
@@ -414,11 +419,16 @@ class DirectAnalysis:
         """What the run distrusts in itself: its preload's warnings, its mesh's
         (:attr:`Mesh.warnings`), energy created, slave nodes off their master, a body
         turned beyond what the small-displacement model answers rightly."""
-        warning = energy_warning(quantities, self.report.energy_tolerance,
-                                 energy_remedy(run.scheme, self.stepping.events))
-        bodies = [body.group for body in self.model.bodies]
+        small = [body.group for body in self.model.bodies if not body.nonlinear]
+        turned = rotation_warnings(series, small)
+        remedy = energy_remedy(run.scheme, self.stepping.events)
+        if turned:  # the energy came from a rotation taken for a strain, not from the time scheme
+            remedy = ("a body turned beyond the small-displacement model (see its warning), whose rotation is "
+                      "taken for a strain: give it kinematics = \"corotational\" or \"finite\" "
+                      "(materials[].kinematics) before changing the time scheme")
+        warning = energy_warning(quantities, self.report.energy_tolerance, remedy)
         return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
-                *left_master_warnings(series, self.model.mesh.source), *rotation_warnings(series, bodies)]
+                *left_master_warnings(series, self.model.mesh.source), *turned]
 
 
 @dataclass

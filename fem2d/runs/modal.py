@@ -131,6 +131,11 @@ class ModalAnalysis:
             raise ModelError(self, "integrator", f"expected one of {', '.join(map(repr, INTEGRATORS))}")
         if self.window is not None and not self.window[0] < self.window[1]:
             raise ModelError(self, "window", f"expected (t_start, t_end) with t_start < t_end, got {self.window}")
+        for body in self.model.bodies:
+            if body.nonlinear:  # a modal basis is that of the linear model about its reference shape
+                raise ModelError(body, "kinematics", f"{body.kinematics!r} on a modal run: its modal basis is that "
+                                                     "of small displacements about the reference shape; use "
+                                                     "\"small\" or a direct run")
         if self.obstacles and any(body.axisymmetric for body in self.model.bodies):
             raise ModelError(self, "obstacles", "shocks on obstacles at nodes of an axisymmetric body are not "
                                                 "supported yet")

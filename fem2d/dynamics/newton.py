@@ -1,0 +1,193 @@
+r"""Newton's iterations of a step whose bodies turn or stretch (:mod:`fem2d.model.internal`).
+
+A step of a time scheme solves, for the increment :math:`\Delta u`,
+
+.. math::
+
+    R(\Delta u) = K_{eff}\,\Delta u - r_n + w_K\,\big(g(u_n + \Delta u) - g(u_n)\big) = f_c ,
+    \qquad K_{eff} = w_K K + w_C C + w_M M ,
+
+with :math:`r_n` the scheme's right-hand side (:meth:`~fem2d.dynamics.schemes.TimeScheme.right_hand_side`,
+which holds the internal force :math:`K u_n + g(u_n)`), :math:`g` the nonlinear bodies'
+remainder and :math:`f_c` the contact force of the step, with the contact conditions
+at :math:`u_n + \Delta u`. Each iteration solves, on a factorised matrix
+:math:`K_f`,
+
+.. math::
+
+    K_f\, \Delta u_{k+1} = K_f\, \Delta u_k - R(\Delta u_k) + f_c ,
+
+with the contact problem solved inside it as in a linear step
+(:meth:`~fem2d.dynamics.coupling.ContactCoupling.solve`: the contact conditions and the
+friction law are those of :math:`u_n + \Delta u_{k+1}`, from the start of the step), so
+that a converged iterate satisfies the step's equation and the contact law at once,
+whatever :math:`K_f` is. :math:`K_f` is the tangent
+:math:`w_K (K + \partial g/\partial u) + w_C C + w_M M`: first the factorisation of the
+linear step (:math:`g = 0`), then, when an iteration reduces the residual by less than
+:attr:`NewtonSettings.refresh` (it does not where the bodies have turned; the first iteration is
+always followed by a second on the same factorisation, which measures the rate), the tangent at
+the current iterate, factorised and kept for the next steps of the same size (a modified
+Newton method, code_aster's ``REAC_ITER``): a body that barely turns steps on the one
+factorisation of the linear model, a rolling one refactorises as its rotation grows.
+
+The iterations stop when :math:`\|R(\Delta u_k) - f_c\|_\infty` is at most
+:attr:`NewtonSettings.tolerance` times the largest of the right-hand side, the contact
+force and the internal force change (code_aster's ``RESI_GLOB_RELA``). A step that does
+not converge in :attr:`NewtonSettings.max_iterations`, or in which a cell turns inside
+out, raises :class:`~fem2d.dynamics.coupling.StepFailed`: the run cuts it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from fem2d.dynamics.coupling import StepFailed
+from fem2d.dynamics.effective import EffectiveMatrix
+from fem2d.dynamics.stepsizes import StepSizeCache
+from fem2d.model.system import System
+
+if TYPE_CHECKING:
+    from fem2d.dynamics.schemes import Prediction
+    from fem2d.dynamics.stepper import NewmarkStepper, StepState
+
+
+@dataclass(frozen=True)
+class NewtonSettings:
+    """How a step of nonlinear bodies iterates (see the module docstring).
+
+    >>> NewtonSettings().tolerance
+    1e-09
+    """
+
+    #: the residual, relative to the step's largest force, below which a step is converged
+    tolerance: float = 1e-9
+    #: most iterations before the step is cut
+    max_iterations: int = 25
+    #: the tangent is refactorised when an iteration divides the residual by less than 1 / refresh
+    refresh: float = 0.1
+
+
+def remainder_free(system: System, u_free: np.ndarray, t: float, tangent: bool = False):
+    """The nonlinear bodies' remainder :math:`g` on the free dofs at the free displacement
+    ``u_free`` and time ``t`` (the prescribed dofs at their values then), and the
+    :class:`~fem2d.model.internal.Evaluation` it came from."""
+    full = system.prescribed_at(t)
+    full[system.free] = u_free
+    evaluation = system.nonlinear.evaluate(full, tangent=tangent)
+    return evaluation.remainder[system.free], evaluation
+
+
+class NewtonIterations:
+    """The iterations of :mod:`this module <fem2d.dynamics.newton>` for one stepper, with the
+    refactorised tangents it keeps per step size and its counts."""
+
+    def __init__(self, settings: NewtonSettings | None = None) -> None:
+        self.settings = settings or NewtonSettings()
+        self._tangents: StepSizeCache = StepSizeCache(capacity=2)
+        #: iterations over the run, tangents factorised, steps solved
+        self.iterations = 0
+        self.tangent_updates = 0
+        self.steps = 0
+        self.largest_iterations = 0
+
+    def release(self) -> None:
+        """Drop the kept tangent factorisations."""
+        self._tangents.clear()
+
+    def solve(
+        self, stepper: NewmarkStepper, state: StepState, prediction: Prediction, rhs: np.ndarray, dt: float,
+        t_new: float,
+    ):
+        """The converged increment, the contact force (None without contact), the contact
+        solution (None without contact) and the remainder :math:`g(u_{n+1})` on the free dofs."""
+        s, scheme, settings = stepper.system, stepper.scheme, self.settings
+        w_k, w_c, w_m = scheme.weights(dt)
+        mass = scheme.mass(s)
+        damping = s.C_free if (s.C_free is not None and w_c) else None
+        g_n = state.remainder
+
+        def effective(du: np.ndarray) -> np.ndarray:
+            out = s.K_free @ du if w_k == 1.0 else w_k * (s.K_free @ du)
+            if w_m:
+                out += w_m * (mass @ du)
+            if damping is not None:
+                out += w_c * (damping @ du)
+            return out
+
+        from fem2d.fe.hyperelastic import InvertedCells  # with the bodies that need it
+
+        def remainder(du: np.ndarray, tangent: bool = False):
+            try:
+                return remainder_free(s, state.u + du, t_new, tangent)
+            except InvertedCells:
+                raise StepFailed(np.inf, iterations) from None
+
+        kept = self._tangents.peek(dt)
+        factor, correction = (stepper.factor(dt), None) if kept is None else kept
+        du = prediction.du.copy()
+        iterations = 0
+        g, _ = remainder(du)
+        residual_before = None
+        contact_force, solution = None, None
+        scale_rhs = float(np.max(np.abs(rhs), initial=0.0))
+        while True:
+            b = rhs - w_k * (g - g_n)
+            if correction is not None:
+                b += w_k * (correction @ du)
+            if stepper.contact is None:
+                t0 = time.perf_counter()
+                du_new = factor.solve(b)
+                stepper.counters.solve_s += time.perf_counter() - t0
+            else:
+                du_new, contact_force, solution = stepper.contact.solve(
+                    dt, factor, b, state.u, state.contact, stepper.counters, (state.t, t_new), prediction.contact_on,
+                    shift=prediction.contact_shift, velocity_level=prediction.velocity_level,
+                )
+            iterations += 1
+            g_new, _ = remainder(du_new)
+            change = w_k * (g_new - g_n)
+            out_of_balance = effective(du_new) - rhs + change
+            if contact_force is not None:
+                out_of_balance -= contact_force
+            scale = max(scale_rhs, float(np.max(np.abs(change), initial=0.0)),
+                        float(np.max(np.abs(contact_force), initial=0.0)) if contact_force is not None else 0.0)
+            residual = float(np.max(np.abs(out_of_balance), initial=0.0)) / (scale if scale > 0.0 else 1.0)
+            du, g = du_new, g_new
+            if residual <= settings.tolerance:
+                break
+            if iterations >= settings.max_iterations or not np.isfinite(residual):
+                self.iterations += iterations
+                raise StepFailed(residual, iterations)
+            if residual_before is not None and residual > settings.refresh * residual_before:
+                factor, correction = self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping)
+            residual_before = residual
+        self.iterations += iterations
+        self.steps += 1
+        self.largest_iterations = max(self.largest_iterations, iterations)
+        return du, contact_force, solution, g
+
+    def _refresh(self, stepper, du, state, dt, t_new, weights, mass, damping):
+        """Factorise the tangent at ``u_n + du`` and keep it for the steps of size ``dt``."""
+        s = stepper.system
+        w_k, w_c, w_m = weights
+        _, evaluation = remainder_free(s, state.u + du, t_new, tangent=True)
+        correction = s.restrict(evaluation.tangent - s.nonlinear.linear)
+        t0 = time.perf_counter()
+        matrix = w_k * (s.K_free + correction)
+        if w_m:
+            matrix = matrix + w_m * mass
+        if damping is not None:
+            matrix = matrix + w_c * damping
+        matrix = matrix.tocsr()
+        if stepper.backend.upper_triangle:
+            matrix = EffectiveMatrix.upper_part(matrix)
+        stepper.counters.factorization_s += time.perf_counter() - t0
+        factor = stepper.factorize_timed(matrix, schur=w_k != 0.0)
+        self.tangent_updates += 1
+        self._tangents.drop(dt)
+        self._tangents.get(dt, lambda: (factor, correction))
+        return factor, correction

@@ -1,0 +1,133 @@
+r"""The internal force of bodies that turn or stretch: ``"corotational"`` and ``"finite"`` bodies.
+
+A system keeps the small-strain stiffness :math:`K` of every body (its frequencies,
+the linear part of each step, the first tangent of Newton's iterations). The
+bodies whose kinematics are not ``"small"`` add the *remainder* of their internal
+force over its linearisation at the reference shape,
+
+.. math::
+
+    g(u) = f_{int}(u) - K_{nl}\, u ,
+
+with :math:`K_{nl}` their part of :math:`K`. The total internal force is then
+:math:`K u + g(u)` and its tangent :math:`K + \partial g / \partial u`. A small
+body contributes nothing to :math:`g`, so a model of small bodies steps as it always
+did, factorising once.
+
+:class:`NonlinearBodies` evaluates :math:`g`, its tangent and the bodies' strain
+energy :math:`W(u)` for a displacement of all dofs, vectorised over each body's
+cells (:func:`fem2d.fe.corotational.corotational_cells`,
+:func:`fem2d.fe.hyperelastic.hyperelastic_cells`), and keeps the last evaluation:
+the step's last Newton iteration and the history's energy both ask for the end of
+step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from fem2d.fe import node_dofs, stiffness_matrices
+from fem2d.fe.corotational import corotational_cells
+from fem2d.fe.hyperelastic import hyperelastic_cells
+from fem2d.mesh.mesh import CellBlock, Mesh
+from fem2d.model.groups import blocks_of
+
+
+@dataclass(frozen=True)
+class BodyPart:
+    """One cell kind of one nonlinear body: its cells, their dofs and (corotational) their
+    small-strain stiffness matrices."""
+
+    body: object
+    block: CellBlock
+    dofs: np.ndarray
+    stiffness: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """:class:`NonlinearBodies` at one displacement: the strain energy ``energy`` (J), the
+    remainder ``remainder`` :math:`g(u)` on all dofs (N) and, when asked for, the tangent
+    of the bodies' internal force ``tangent`` (CSR, all dofs, N/m)."""
+
+    energy: float
+    remainder: np.ndarray
+    tangent: sp.csr_matrix | None
+
+
+class NonlinearBodies:
+    """The ``"corotational"`` and ``"finite"`` bodies of a model (see the module docstring).
+
+    Parameters
+    ----------
+    mesh : Mesh
+        The model's mesh (with its rigid obstacles' nodes: dofs are numbered on it).
+    bodies : sequence of Body
+        The model's bodies whose :attr:`~fem2d.model.bodies.Body.nonlinear` is true.
+    n_dofs : int
+        The system's dofs.
+    """
+
+    def __init__(self, mesh: Mesh, bodies, n_dofs: int) -> None:
+        self.bodies = tuple(bodies)
+        self.n_dofs = n_dofs
+        self._points = np.asarray(mesh.points, dtype=float)[:, :2]
+        parts, k_blocks, dof_blocks = [], [], []
+        for body in self.bodies:
+            for block in blocks_of(mesh, body, "group", body.group, dimension=2):
+                k = stiffness_matrices(self._points, block, body.hooke, body.thickness, group=body.group)
+                dofs = node_dofs(block.nodes)
+                parts.append(BodyPart(body, block, dofs, k if body.kinematics == "corotational" else None))
+                k_blocks.append(k)
+                dof_blocks.append(dofs)
+        self.parts = tuple(parts)
+        from fem2d.fe import assemble_matrix
+
+        #: :math:`K_{nl}`: the small-strain stiffness of these bodies (all dofs)
+        self.linear = assemble_matrix(k_blocks, dof_blocks, n_dofs).tocsr()
+        self._pattern = self._tangent_pattern(dof_blocks)
+        self._last: tuple[np.ndarray, Evaluation] | None = None
+        #: evaluations made (each one pass over the bodies' cells)
+        self.evaluations = 0
+
+    def _tangent_pattern(self, dof_blocks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The (row, column) of every element-matrix entry, in the order the tangents are made."""
+        rows = [np.repeat(d, d.shape[1], axis=1).ravel() for d in dof_blocks]
+        cols = [np.tile(d, (1, d.shape[1])).ravel() for d in dof_blocks]
+        return np.concatenate(rows), np.concatenate(cols)
+
+    def evaluate(self, u: np.ndarray, tangent: bool = False) -> Evaluation:
+        r"""The energy, the remainder :math:`g(u) = f_{int}(u) - K_{nl} u` and (``tangent``) the
+        tangent :math:`\partial f_{int} / \partial u` at the displacement ``u`` of all dofs.
+        Raises :class:`~fem2d.fe.hyperelastic.InvertedCells` where a cell turns inside out."""
+        last = self._last
+        if last is not None and (last[1].tangent is not None or not tangent) and np.array_equal(last[0], u):
+            return last[1]
+        energy, force, values = 0.0, np.zeros(self.n_dofs), []
+        for part in self.parts:
+            body = part.body
+            if part.stiffness is not None:
+                response = corotational_cells(self._points, part.block, u, part.stiffness, tangent=tangent)
+            else:
+                response = hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E, body.nu,
+                                              body.thickness, group=body.group, tangent=tangent)
+            energy += float(response.energy.sum())
+            force += np.bincount(part.dofs.ravel(), response.force.ravel(), minlength=self.n_dofs)
+            if tangent:
+                values.append(response.tangent.ravel())
+        self.evaluations += 1
+        matrix = None
+        if tangent:
+            rows, cols = self._pattern
+            matrix = sp.csr_matrix((np.concatenate(values), (rows, cols)), shape=(self.n_dofs, self.n_dofs))
+        evaluation = Evaluation(energy, force - self.linear @ u, matrix)
+        self._last = (u.copy(), evaluation)
+        return evaluation
+
+    def linear_energy(self, u: np.ndarray) -> float:
+        r""":math:`\tfrac12 u^T K_{nl} u`: these bodies' share of the small-strain energy of ``u``
+        (which the system's :math:`K` holds and their own :math:`W(u)` replaces)."""
+        return 0.5 * float(u @ (self.linear @ u))
