@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from fem2d.case.exact_axisymmetric import AXISYMMETRIC_MODELS
+from fem2d.case.exact_rolling import round_body_on_incline
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.case.references import ExactReference, NoExactSolution
@@ -539,5 +540,6 @@ EXACT_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "two_bars": bar_on_bar,
     "bouncing_bar": bouncing_bar,
     "hertz_line_contact": hertz_line_contact,
+    "round_body_on_incline": round_body_on_incline,
     **AXISYMMETRIC_MODELS,
 }

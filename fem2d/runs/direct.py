@@ -375,6 +375,10 @@ class DirectAnalysis:
             "n_free_dofs": int(len(system.free)),
             "n_slave": int(sum(zone.n_slave for zone in system.zones)),
         }
+        if stepper.newton is not None:  # bodies that turn or stretch: their Newton iterations
+            timing.update({"body_newton_iterations": stepper.newton.iterations,
+                           "body_newton_most_iterations": stepper.newton.largest_iterations,
+                           "body_tangent_updates": stepper.newton.tangent_updates})
         snapshots = history.snapshots() if history.snapshot_every else None
         return Integration(system, scheme, series, timing, final, report_dof, snapshots, notes, inherited)
 
