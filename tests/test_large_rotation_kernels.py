@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.optimize import brentq
 
+from fem2d.errors import InputError
 from fem2d.fe.corotational import corotational_cells
 from fem2d.fe.elasticity import elasticity_matrix, stiffness_matrices
 from fem2d.fe.elements import reference_element
+from fem2d.fe.hyperelastic import LAWS, cauchy_cell_nodal_stresses, hyperelastic_cells, lame
+from fem2d.fe.response import InvertedCells
 from fem2d.mesh.mesh import CellBlock
 
 E, NU = 2.0e9, 0.3
@@ -104,3 +108,112 @@ def test_corotational_vectorised_over_cells():
         single = corotational_cells(X, block, u[8 * c : 8 * c + 8], K[c : c + 1])
         np.testing.assert_allclose(out.force[c], single.force[0], rtol=1e-13, atol=1e-6)
         np.testing.assert_allclose(out.tangent[c], single.tangent[0], rtol=1e-13, atol=1e-3)
+
+
+# ---------------------------------------------------------------- hyperelastic
+
+
+@pytest.mark.parametrize("law", LAWS)
+@pytest.mark.parametrize("kind", ["quad4", "quad8", "tri6"])
+def test_hyperelastic_tangent_at_rest_is_the_small_strain_stiffness(kind, law):
+    X, block = one_cell(kind)
+    out = hyperelastic_cells(X, block, np.zeros(X.size), law, E, NU, thickness=0.3)
+    K = stiffness_matrices(X, block, elasticity_matrix(E, NU, "plane_strain"), thickness=0.3)
+    assert rel(out.tangent, K) < 1e-10
+    assert np.abs(out.force).max() == 0.0 and out.energy[0] == 0.0
+
+
+@pytest.mark.parametrize("law", LAWS)
+@pytest.mark.parametrize("kind", ["quad4", "quad8", "tri3", "tri6", "quad9"])
+def test_hyperelastic_force_and_tangent_are_exact_derivatives(kind, law):
+    X, block = one_cell(kind)
+    u = deformation(X, 1.0, stretch=(0.95, 0.7))  # 30 % compression, 1 rad rotation
+    out = hyperelastic_cells(X, block, u, law, E, NU)
+    h = 1e-6
+    fd_force = central_gradient(lambda v: hyperelastic_cells(X, block, v, law, E, NU, tangent=False).energy, u, h)
+    fd_tangent = central_gradient(lambda v: hyperelastic_cells(X, block, v, law, E, NU, tangent=False).force[0], u, h)
+    assert rel(out.force, fd_force) < 1e-6
+    assert rel(out.tangent[0], fd_tangent) < 1e-6
+    assert np.abs(out.tangent[0] - out.tangent[0].T).max() < 1e-12 * np.abs(out.tangent).max()
+
+
+@pytest.mark.parametrize("law", LAWS)
+def test_hyperelastic_energy_is_frame_indifferent(law):
+    X, block = one_cell("quad8")
+    u = deformation(X, 0.4, stretch=(1.2, 0.8))
+    x = X + u.reshape(-1, 2)
+    W = hyperelastic_cells(X, block, u, law, E, NU, tangent=False).energy[0]
+    for angle in (0.7, 2.9, -1.6):
+        c, s = np.cos(angle), np.sin(angle)
+        turned = x @ np.array([[c, s], [-s, c]]) + [5.0, -3.0]
+        W2 = hyperelastic_cells(X, block, (turned - X).ravel(), law, E, NU, tangent=False).energy[0]
+        assert abs(W2 - W) < 1e-12 * W
+
+
+def nominal_stresses(law: str, lx: float, ly: float) -> tuple[float, float]:
+    """``(P_xx, P_yy)`` of the homogeneous plane-strain stretch ``F = diag(lx, ly)``, in closed form."""
+    mu, lam = lame(E, NU)
+    if law == "saint_venant_kirchhoff":
+        ex, ey = 0.5 * (lx**2 - 1), 0.5 * (ly**2 - 1)
+        return lx * (lam * (ex + ey) + 2 * mu * ex), ly * (lam * (ex + ey) + 2 * mu * ey)
+    lnJ = np.log(lx * ly)
+    return (mu * (lx - 1 / lx) + lam * lnJ / lx, mu * (ly - 1 / ly) + lam * lnJ / ly)
+
+
+@pytest.mark.parametrize("law", LAWS)
+def test_hyperelastic_uniaxial_compression_resultants(law):
+    ly = 0.7
+    lx = brentq(lambda s: nominal_stresses(law, s, ly)[0], 0.8, 1.6)
+    Pxx, Pyy = nominal_stresses(law, lx, ly)
+    assert abs(Pxx) < 1e-6 * abs(Pyy)
+    x, y = np.meshgrid(np.linspace(0.0, 1.0, 3), np.linspace(0.0, 1.0, 3))
+    points = np.column_stack([x.ravel(), y.ravel()])
+    ids = np.arange(9).reshape(3, 3)
+    block = CellBlock(
+        "quad4",
+        np.column_stack([ids[:-1, :-1].ravel(), ids[:-1, 1:].ravel(), ids[1:, 1:].ravel(), ids[1:, :-1].ravel()]),
+    )
+    u = (points * [lx - 1.0, ly - 1.0]).ravel()
+    out = hyperelastic_cells(points, block, u, law, E, NU, thickness=0.5)
+    f = np.zeros(18)
+    np.add.at(f, (2 * block.nodes[:, :, None] + np.arange(2)).reshape(len(block), -1), out.force)
+    f = f.reshape(9, 2)
+    top, right, interior = ids[-1], ids[:, -1], ids[1, 1]
+    assert abs(f[top, 1].sum() - 0.5 * Pyy * 1.0) < 1e-10 * abs(Pyy)
+    assert abs(f[right, 0].sum()) < 1e-10 * abs(Pyy)
+    assert np.abs(f[interior]).max() < 1e-10 * abs(Pyy)
+    # the Cauchy stress of the same state: sigma_yy = P_yy / lx (the current width carries it), sigma_xx = 0
+    sigma = cauchy_cell_nodal_stresses(points, block, u, law, E, NU)
+    np.testing.assert_allclose(sigma[..., 1], Pyy / lx, rtol=1e-12)
+    assert np.abs(sigma[..., [0, 2]]).max() < 1e-9 * abs(Pyy)
+    mu, lam = lame(E, NU)
+    J = lx * ly
+    szz = lam * 0.5 * (lx**2 + ly**2 - 2) / J if law == "saint_venant_kirchhoff" else lam * np.log(J) / J
+    np.testing.assert_allclose(sigma[..., 3], szz, rtol=1e-12)
+
+
+@pytest.mark.parametrize("law", LAWS)
+def test_hyperelastic_inverted_cells_are_reported(law):
+    X, block = one_cell("quad4")
+    points = np.vstack([X, X + [3.0, 0.0]])
+    two = CellBlock("quad4", [[0, 1, 2, 3], [4, 5, 6, 7]])
+    u = np.zeros(16)
+    u[8:] = ((X - X.mean(axis=0)) * [-2.0, 0.0]).ravel()  # mirrored in x: det F = -1
+    with pytest.raises(InvertedCells, match="1 cell"):
+        hyperelastic_cells(points, two, u, law, E, NU)
+    with pytest.raises(InvertedCells, match="1 cell"):
+        cauchy_cell_nodal_stresses(points, two, u, law, E, NU)
+
+
+def test_hyperelastic_vectorised_over_cells_and_unknown_law():
+    X, block = one_cell("tri6")
+    points = np.vstack([X, X + [3.0, 0.0]])
+    two = CellBlock("tri6", [np.arange(6), np.arange(6, 12)])
+    u = np.concatenate([deformation(X, 1.0, stretch=(0.95, 0.7)), deformation(X, -0.3)])
+    out = hyperelastic_cells(points, two, u, "neo_hookean", E, NU)
+    for c in range(2):
+        single = hyperelastic_cells(X, block, u[12 * c : 12 * c + 12], "neo_hookean", E, NU)
+        np.testing.assert_allclose(out.force[c], single.force[0], rtol=1e-13, atol=1e-3)
+        np.testing.assert_allclose(out.tangent[c], single.tangent[0], rtol=1e-13, atol=1e-1)
+    with pytest.raises(InputError, match="law must be one of"):
+        hyperelastic_cells(X, block, np.zeros(12), "mooney", E, NU)
