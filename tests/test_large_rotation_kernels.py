@@ -217,3 +217,43 @@ def test_hyperelastic_vectorised_over_cells_and_unknown_law():
         np.testing.assert_allclose(out.tangent[c], single.tangent[0], rtol=1e-13, atol=1e-1)
     with pytest.raises(InputError, match="law must be one of"):
         hyperelastic_cells(X, block, np.zeros(12), "mooney", E, NU)
+
+
+def test_corotational_inverted_cell_is_reported():
+    X, block = one_cell("tri3")
+    K = stiffness_matrices(X, block, elasticity_matrix(E, NU))
+    u = ((X - X.mean(axis=0)) * [-2.0, 0.0]).ravel()  # mirrored in x: det F = -1
+    with pytest.raises(InvertedCells, match="1 cell"):
+        corotational_cells(X, block, u, K)
+
+
+@pytest.mark.parametrize("model", ["corotational", "neo_hookean"])
+def test_newton_converges_quadratically_to_a_large_rotation(model):
+    """Two corners of a QUAD8 carried 1.2 rad round: Newton on the other nodes finds the rigid
+    rotation (the exact solution), the residual squaring at each of its last iterations."""
+    X, block = one_cell("quad8")
+    K = stiffness_matrices(X, block, elasticity_matrix(E, NU))
+    c, s = np.cos(1.2), np.sin(1.2)
+    exact = (X @ np.array([[c, s], [-s, c]]) - X).ravel()
+    fixed = np.array([0, 1, 2, 3])  # nodes 0 and 1
+    free = np.setdiff1d(np.arange(X.size), fixed)
+
+    def response(v):
+        if model == "corotational":
+            return corotational_cells(X, block, v, K)
+        return hyperelastic_cells(X, block, v, model, E, NU)
+
+    c0, s0 = np.cos(1.15), np.sin(1.15)
+    u = (X @ np.array([[c0, s0], [-s0, c0]]) - X).ravel()  # start from a rotation by 1.15 rad
+    u[fixed] = exact[fixed]
+    residuals = []
+    for _ in range(8):
+        out = response(u)
+        residuals.append(np.abs(out.force[0, free]).max())
+        if residuals[-1] < 1e-12 * np.abs(K).max():
+            break
+        u[free] -= np.linalg.solve(out.tangent[0][np.ix_(free, free)], out.force[0, free])
+    np.testing.assert_allclose(u, exact, atol=1e-10)
+    assert len(residuals) <= 7
+    r = np.array(residuals[-4:-1]) / residuals[0]
+    assert r[2] < 10 * r[1] ** 2  # quadratic: r_{k+1} ~ r_k^2

@@ -86,7 +86,8 @@ def corotational_cells(
     Raises
     ------
     InvertedCells
-        If the rotation of some cell is undefined (:math:`a = b = 0`: the centre is crushed).
+        If :math:`\det F \le 0` at the centre of some cell (its rotation is then not that of
+        a deformation; :math:`\det F > 0` also keeps :math:`a^2 + b^2 > 0`).
 
     Examples
     --------
@@ -117,9 +118,12 @@ def corotational_cells(
     a = np.einsum("ci,ci->c", A, x)
     b = np.einsum("ci,ci->c", B, x)
     r2 = a * a + b * b
-    bad = ~(r2 > 0)
+    F = np.einsum("cja,cjk->cak", xe, g0)
+    bad = ~(F[:, 0, 0] * F[:, 1, 1] - F[:, 0, 1] * F[:, 1, 0] > 0)  # det F > 0 implies a^2 + b^2 > 0
     if bad.any():
-        raise InvertedCells(f"corotational: {int(bad.sum())} cell(s) crushed at their centre (rotation undefined)")
+        raise InvertedCells(
+            f"corotational: {int(bad.sum())} cell(s) turned inside out (det F <= 0 at the centre); cut the step"
+        )
     theta = np.arctan2(a, b)
     c, s = np.cos(theta), np.sin(theta)
     R = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # (nc, 2, 2)
@@ -136,7 +140,7 @@ def corotational_cells(
         return CellResponse(energy=energy, force=force, tangent=None)
     # T^T K T with T = diag(R^T) + v g^T
     K4 = K.reshape(nc, nn, 2, nn, 2)
-    RKR = np.einsum("cab,cibje,cde->ciajd", R, K4, R).reshape(nc, 2 * nn, 2 * nn)
+    RKR = np.einsum("cab,cibje,cde->ciajd", R, K4, R, optimize=True).reshape(nc, 2 * nn, 2 * nn)
     Kv = np.einsum("cij,cj->ci", K, v)
     q = _rotate(R, Kv.reshape(nc, nn, 2)).reshape(nc, 2 * nn)
     vKv = np.einsum("ci,ci->c", v, Kv)

@@ -242,10 +242,10 @@ def hyperelastic_cells(
         dx = geo.dx * thickness
         energy[start : start + m] = np.einsum("cq,cq->c", dx, W)
         P = np.einsum("cqaI,cqIJ->cqaJ", F, S)
-        force[start : start + m] = np.einsum("cq,cqaJ,cqiJ->cia", dx, P, geo.grad)
+        force[start : start + m] = np.einsum("cqaJ,cqiJ->cia", P * dx[..., None, None], geo.grad)
         if tangent:
             nq = dx.shape[1]
-            A = np.einsum("cqaI,cqIJKL,cqbK->cqaJbL", F, CC, F) + np.einsum("ab,cqJL->cqaJbL", _I2, S)
+            A = np.einsum("cqaI,cqIJKL,cqbK->cqaJbL", F, CC, F, optimize=True) + np.einsum("ab,cqJL->cqaJbL", _I2, S)
             GA = np.einsum("cqiJ,cqaJbL->ciabqL", geo.grad * dx[..., None, None], A).reshape(m, nn * 4, nq * 2)
             Kc = np.matmul(GA, geo.grad.transpose(0, 1, 3, 2).reshape(m, nq * 2, nn)).reshape(m, nn, 2, 2, nn)
             KT[start : start + m] = Kc.transpose(0, 1, 2, 4, 3)
