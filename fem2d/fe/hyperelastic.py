@@ -222,7 +222,7 @@ def hyperelastic_cells(
     """
     _check_law(law)
     mu, lam = lame(E, nu)
-    Xe, ue = cell_positions(points, block, u)
+    _, ue = cell_positions(points, block, u)
     nc, nn = block.nodes.shape
     energy = np.zeros(nc)
     force = np.zeros((nc, nn, 2))
