@@ -91,7 +91,7 @@ def _terms_large_angle(beta: float) -> tuple[float, float, float]:
 def _solve(lam: float) -> tuple[float, float, float]:
     """(E - E(phi1), sin theta_L, theta_L) at the root of sqrt(lam) = K - F(phi1)."""
     root = np.sqrt(lam)
-    if lam <= 2.0:  # tip angle below ~1.1 rad: the unknown is sin(theta_L), to full relative precision
+    if lam <= 2.0:  # tip angle below 0.79 rad: the unknown is sin(theta_L), to full relative precision
         u = brentq(lambda u: _terms_small_angle(u)[0] - root, 0.0, 0.99, xtol=1e-300, rtol=1e-15, maxiter=500)
         _, d_e, _ = _terms_small_angle(u)
         return d_e, u, float(np.arcsin(u))
