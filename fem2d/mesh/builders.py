@@ -336,6 +336,7 @@ def bars(
 from fem2d.mesh.cylinder import graded_cylinder  # noqa: E402  (numpy builders, registered with the Gmsh ones)
 from fem2d.mesh.disc import half_disc  # noqa: E402
 from fem2d.mesh.sector import annulus_sector, quarter_disc  # noqa: E402
+from fem2d.mesh.wheel import disc  # noqa: E402
 
 #: Builders a case file may name in ``mesh.geometry``.
 BUILDERS: dict[str, Callable[..., Mesh]] = {
@@ -346,5 +347,6 @@ BUILDERS: dict[str, Callable[..., Mesh]] = {
     "half_disc": half_disc,
     "annulus_sector": annulus_sector,
     "quarter_disc": quarter_disc,
+    "disc": disc,
     "graded_cylinder": graded_cylinder,
 }
