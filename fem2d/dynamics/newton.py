@@ -32,7 +32,9 @@ factorisation of the linear model, a rolling one refactorises as its rotation gr
 
 The iterations stop when :math:`\|R(\Delta u_k) - f_c\|_\infty` is at most
 :attr:`NewtonSettings.tolerance` times the largest of the right-hand side, the contact
-force and the internal force change (code_aster's ``RESI_GLOB_RELA``). A step that does
+force and the internal force change (code_aster's ``RESI_GLOB_RELA``), or when an
+iteration after the first changes the increment by at most
+:attr:`NewtonSettings.correction` of it (the round-off floor of the residual). A step that does
 not converge in :attr:`NewtonSettings.max_iterations`, or in which a cell turns inside
 out, raises :class:`~fem2d.dynamics.coupling.StepFailed`: the run cuts it.
 """
@@ -65,6 +67,9 @@ class NewtonSettings:
 
     #: the residual, relative to the step's largest force, below which a step is converged
     tolerance: float = 1e-9
+    #: ... or the last iteration's correction, relative to the increment, below which it is (the
+    #: residual's floor is the round-off of internal forces of 1e11 N/m times 1e-16 m)
+    correction: float = 1e-12
     #: most iterations before the step is cut
     max_iterations: int = 25
     #: the tangent is refactorised when an iteration divides the residual by less than 1 / refresh
@@ -156,8 +161,10 @@ class NewtonIterations:
             scale = max(scale_rhs, float(np.max(np.abs(change), initial=0.0)),
                         float(np.max(np.abs(contact_force), initial=0.0)) if contact_force is not None else 0.0)
             residual = float(np.max(np.abs(out_of_balance), initial=0.0)) / (scale if scale > 0.0 else 1.0)
+            moved = float(np.max(np.abs(du_new - du), initial=0.0))
+            reach = float(np.max(np.abs(du_new), initial=0.0))
             du, g = du_new, g_new
-            if residual <= settings.tolerance:
+            if residual <= settings.tolerance or iterations > 1 and moved <= settings.correction * reach:
                 break
             if iterations >= settings.max_iterations or not np.isfinite(residual):
                 self.iterations += iterations

@@ -113,12 +113,19 @@ def corotational_cells(
     g0 = cell_geometry(points, block, centre, check=False).grad[:, 0]  # (nc, nn, 2) dN_j/dX_k
     A = np.stack([-g0[..., 1], g0[..., 0]], axis=-1).reshape(nc, 2 * nn)  # a = F10 - F01 = A . x
     B = g0.reshape(nc, 2 * nn)  # b = F00 + F11 = B . x
-    xe = Xe + ue
+    # Positions about each cell's mean reference node, and a, b, F from the displacement
+    # (a(X) = 0, b(X) = 2, F(X) = I): differences of the positions' magnitude would leave a
+    # round-off of 1e-16 |X| / h in the angle and of 1e-16 |X| in u_loc, which times a steel
+    # cell's stiffness is a force of 1e-4 N where the displacements are 1e-4 m.
+    Xc = Xe - Xe.mean(axis=1, keepdims=True)
+    ue = ue - ue.mean(axis=1, keepdims=True)  # a translation (a block slid 15 m) strains nothing
+    xe = Xc + ue
     x = xe.reshape(nc, 2 * nn)
-    a = np.einsum("ci,ci->c", A, x)
-    b = np.einsum("ci,ci->c", B, x)
+    u_flat = ue.reshape(nc, 2 * nn)
+    a = np.einsum("ci,ci->c", A, u_flat)
+    b = 2.0 + np.einsum("ci,ci->c", B, u_flat)
     r2 = a * a + b * b
-    F = np.einsum("cja,cjk->cak", xe, g0)
+    F = np.eye(2) + np.einsum("cja,cjk->cak", ue, g0)
     bad = ~(F[:, 0, 0] * F[:, 1, 1] - F[:, 0, 1] * F[:, 1, 0] > 0)  # det F > 0 implies a^2 + b^2 > 0
     if bad.any():
         raise InvertedCells(
@@ -128,7 +135,10 @@ def corotational_cells(
     c, s = np.cos(theta), np.sin(theta)
     R = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # (nc, 2, 2)
     dR = np.stack([np.stack([-s, -c], -1), np.stack([c, -s], -1)], -2)  # dR/dtheta
-    u_loc = (_rotate(R.transpose(0, 2, 1), xe) - Xe).reshape(nc, 2 * nn)
+    # u_loc = R^T x - X = R^T u + (R^T - I) X, with cos(theta) - 1 = -2 sin^2(theta / 2)
+    cm1 = -2.0 * np.sin(0.5 * theta) ** 2
+    RtmI = np.stack([np.stack([cm1, s], -1), np.stack([-s, cm1], -1)], -2)
+    u_loc = (_rotate(R.transpose(0, 2, 1), ue) + _rotate(RtmI, Xc)).reshape(nc, 2 * nn)
     f = np.einsum("cij,cj->ci", K, u_loc)
     energy = 0.5 * np.einsum("ci,ci->c", u_loc, f)
     g = (b[:, None] * A - a[:, None] * B) / r2[:, None]
