@@ -137,6 +137,7 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
 
 def _deformation_gradients(ue: np.ndarray, grad: np.ndarray) -> np.ndarray:
     """``F[c, q, a, K] = delta_aK + sum_j u_ja dN_j/dX_K``."""
+    ue = ue - ue.mean(axis=1, keepdims=True)  # the same gradient, without the round-off of a large translation
     return _I2 + np.einsum("cja,cqjk->cqak", ue, grad)
 
 
