@@ -55,7 +55,8 @@ def _inverse(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return adj / det[..., None, None], det
 
 
-def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: bool = True):
+def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: bool = True,
+                      H: np.ndarray | None = None):
     r"""Energy density, 2nd Piola-Kirchhoff stress and material tangent of a plane-strain
     deformation gradient.
 
@@ -87,6 +88,11 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
         Lamé coefficients (Pa), see :func:`lame`.
     tangent : bool
         Also return the material tangent.
+    H : ndarray, shape (..., 2, 2), optional
+        The displacement gradient :math:`F - I`, when known: the strain is then made from it,
+        :math:`2E = H + H^T + H^T H` (and :math:`\ln J = \operatorname{log1p}(\operatorname{tr} H
+        + \det H)`), without the round-off of :math:`C - I` (1e-16, times a steel's
+        modulus a stress of 2e-5 Pa, which a Newton iteration of a stiff body cannot get below).
 
     Returns
     -------
@@ -107,8 +113,12 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
     """
     _check_law(law)
     C = np.einsum("...aI,...aJ->...IJ", F, F)
+    if H is None:
+        two_E = C - _I2
+    else:
+        two_E = H + np.swapaxes(H, -1, -2) + np.einsum("...aI,...aJ->...IJ", H, H)
     if law == "saint_venant_kirchhoff":
-        Eg = 0.5 * (C - _I2)
+        Eg = 0.5 * two_E
         tr = Eg[..., 0, 0] + Eg[..., 1, 1]
         W = 0.5 * lam * tr**2 + mu * np.einsum("...IJ,...IJ->...", Eg, Eg)
         S = lam * tr[..., None, None] * _I2 + 2.0 * mu * Eg
@@ -122,9 +132,13 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
             CC = np.broadcast_to(CC0, F.shape[:-2] + (2, 2, 2, 2))
         return W, S, S33, CC
     Ci, detC = _inverse(C)
-    lnJ = 0.5 * np.log(detC)
-    W = 0.5 * mu * (C[..., 0, 0] + C[..., 1, 1] - 2.0 - 2.0 * lnJ) + 0.5 * lam * lnJ**2
-    S = mu * (_I2 - Ci) + (lam * lnJ)[..., None, None] * Ci
+    if H is None:
+        lnJ = 0.5 * np.log(detC)
+    else:
+        lnJ = np.log1p(H[..., 0, 0] + H[..., 1, 1] + H[..., 0, 0] * H[..., 1, 1] - H[..., 0, 1] * H[..., 1, 0])
+    W = 0.5 * mu * (two_E[..., 0, 0] + two_E[..., 1, 1] - 2.0 * lnJ) + 0.5 * lam * lnJ**2
+    # I - C^-1 = C^-1 (C - I)
+    S = mu * np.einsum("...IK,...KJ->...IJ", Ci, two_E) + (lam * lnJ)[..., None, None] * Ci
     S33 = lam * lnJ
     CC = None
     if tangent:
@@ -135,10 +149,10 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
     return W, S, S33, CC
 
 
-def _deformation_gradients(ue: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    """``F[c, q, a, K] = delta_aK + sum_j u_ja dN_j/dX_K``."""
+def _displacement_gradients(ue: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """``H[c, q, a, K] = sum_j u_ja dN_j/dX_K`` (``F = I + H``)."""
     ue = ue - ue.mean(axis=1, keepdims=True)  # the same gradient, without the round-off of a large translation
-    return _I2 + np.einsum("cja,cqjk->cqak", ue, grad)
+    return np.einsum("cja,cqjk->cqak", ue, grad)
 
 
 def _inverted(J: np.ndarray, offset: int = 0) -> np.ndarray:
@@ -234,12 +248,13 @@ def hyperelastic_cells(
         m = len(sub)
         geo = cell_geometry(points, CellBlock(block.kind, sub), rule, group, check=False)
         check_jacobians(geo.det, block.kind, group, offset=start)
-        F = _deformation_gradients(ue[start : start + m], geo.grad)
+        H = _displacement_gradients(ue[start : start + m], geo.grad)
+        F = _I2 + H
         J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
         bad.extend(_inverted(J, start))
         if bad:
             continue  # only count the rest
-        W, S, _, CC = material_response(F, law, mu, lam, tangent)
+        W, S, _, CC = material_response(F, law, mu, lam, tangent, H)
         dx = geo.dx * thickness
         energy[start : start + m] = np.einsum("cq,cq->c", dx, W)
         P = np.einsum("cqaI,cqIJ->cqaJ", F, S)
@@ -296,11 +311,12 @@ def cauchy_cell_nodal_stresses(
     element = reference_element(block.kind)
     at_nodes = QuadratureRule(element.nodes, np.ones(element.n_nodes))
     geo = cell_geometry(points, block, at_nodes, check=False)
-    F = _deformation_gradients(ue, geo.grad)
+    H = _displacement_gradients(ue, geo.grad)
+    F = _I2 + H
     J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
     bad = _inverted(J)
     if len(bad):
         _raise_inverted(len(bad), None)
-    _, S, S33, _ = material_response(F, law, mu, lam, tangent=False)
+    _, S, S33, _ = material_response(F, law, mu, lam, tangent=False, H=H)
     sigma = np.einsum("cqaI,cqIJ,cqbJ->cqab", F, S, F) / J[..., None, None]
     return np.stack([sigma[..., 0, 0], sigma[..., 1, 1], sigma[..., 0, 1], S33 / J], axis=-1)
