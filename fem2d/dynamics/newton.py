@@ -59,6 +59,9 @@ if TYPE_CHECKING:
 
 DEBUG = False
 
+#: The symmetric indefinite solver that factorises the tangents in place of a Cholesky one.
+INDEFINITE = {"pardiso-cholesky": "pardiso-ldlt", "cholmod": "superlu"}
+
 
 @dataclass(frozen=True)
 class NewtonSettings:
@@ -101,6 +104,20 @@ class NewtonIterations:
         self.tangent_updates = 0
         self.steps = 0
         self.largest_iterations = 0
+        self._indefinite = None
+
+    def tangent_backend(self, backend):
+        """The solver of the tangents: ``backend``, or its symmetric indefinite counterpart for a
+        Cholesky one (the tangent of a turned or compressed body need not be positive definite,
+        and the modified mass leaves the contact nodes to it alone)."""
+        name = INDEFINITE.get(backend.name)
+        if name is None:
+            return backend
+        if self._indefinite is None:
+            from fem2d.linalg import get_solver
+
+            self._indefinite = get_solver(name)
+        return self._indefinite
 
     def release(self) -> None:
         """Drop the kept tangent factorisations."""
@@ -196,10 +213,15 @@ class NewtonIterations:
         if damping is not None:
             matrix = matrix + w_c * damping
         matrix = matrix.tocsr()
-        if stepper.backend.upper_triangle:
+        backend = self.tangent_backend(stepper.backend)
+        if backend.upper_triangle:
             matrix = EffectiveMatrix.upper_part(matrix)
+        boundary = None
+        if w_k != 0.0 and stepper.contact is not None and backend.schur:
+            boundary = stepper.contact.boundary_rows
+        factor = backend.factorize(matrix, boundary)
+        stepper.counters.factorizations += 1
         stepper.counters.factorization_s += time.perf_counter() - t0
-        factor = stepper.factorize_timed(matrix, schur=w_k != 0.0)
         self.tangent_updates += 1
         self._tangents.drop(dt)
         self._tangents.get(dt, lambda: (factor, correction))
