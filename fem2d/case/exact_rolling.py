@@ -15,6 +15,7 @@ body). Then :func:`fem2d.exact.rolling.rolling_on_incline` gives the motion with
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,6 +29,49 @@ if TYPE_CHECKING:
 
 #: How far (relative to the radius) a slave node may be from the circle about the centre of mass.
 ROUNDNESS = 1e-6
+
+
+@dataclass(frozen=True)
+class Motion:
+    """The rigid motion at some instants: whether it rolls, the distance (m), the velocity
+    (m/s), the rotation (rad, in the rolling sense) and the kinetic energy (J)."""
+
+    rolls: bool
+    distance: np.ndarray
+    velocity: np.ndarray
+    rotation: np.ndarray
+    kinetic_energy: np.ndarray
+
+
+def ramped_motion(t: np.ndarray, t_ramp: float, unit, mass: float, inertia: float) -> Motion:
+    r"""The motion under a load that grows linearly from 0 at t = 0 to its full value at
+    ``t_ramp``, then stays: the accelerations of the full load (``unit``, a
+    :class:`~fem2d.exact.rolling.RollingMotion`: whether it rolls or slips does not depend on
+    the load's size) times the load factor, so that the velocity and the distance are the
+    accelerations times
+
+    .. math::
+
+        V(t) = \frac{t^2}{2 t_r}, \quad S(t) = \frac{t^3}{6 t_r} \quad (t \le t_r), \qquad
+        V(t) = t - \frac{t_r}{2}, \quad S(t) = \frac12 \Big(t - \frac{t_r}{2}\Big)^2 + \frac{t_r^2}{24}
+        \quad (t \ge t_r).
+
+    >>> from fem2d.exact.rolling import rolling_on_incline
+    >>> unit = rolling_on_incline(1.0, np.pi / 6, 0.5, 0.1, 9.81, 0.5, 2.0)
+    >>> m = ramped_motion(np.array([0.05, 1.0]), 0.0, unit, 2.0, 0.5 * 2.0 * 0.01)
+    >>> bool(np.allclose(m.distance, rolling_on_incline(np.array([0.05, 1.0]), np.pi / 6, 0.5, 0.1).distance))
+    True
+    """
+    t = np.asarray(t, dtype=float)
+    if t_ramp > 0.0:
+        early = t <= t_ramp
+        V = np.where(early, t * t / (2.0 * t_ramp), t - 0.5 * t_ramp)
+        S = np.where(early, t**3 / (6.0 * t_ramp), 0.5 * (t - 0.5 * t_ramp) ** 2 + t_ramp**2 / 24.0)
+    else:
+        V, S = t, 0.5 * t * t
+    v, w = unit.acceleration * V, unit.angular_acceleration * V
+    return Motion(bool(unit.rolls), unit.acceleration * S, v, unit.angular_acceleration * S,
+                  0.5 * mass * v * v + 0.5 * inertia * w * w)
 
 
 def round_body_on_incline(case: Case, system: System) -> ExactReference:
@@ -84,16 +128,22 @@ def round_body_on_incline(case: Case, system: System) -> ExactReference:
     fn = -sum(float(ty @ load.vector) for load in system.loads)
     if fn <= 0.0:
         raise NoExactSolution("the loads do not press the body on the support")
-    from fem2d.model.timefunctions import Constant
+    from fem2d.case.exact_models import _common_function, _ramp
 
-    if any(load.function != Constant(1.0) for load in system.loads):
-        raise NoExactSolution("the loads are not constant (applied in full from t = 0)")
+    ramp_t, ramp_r = _ramp(_common_function(system, [tx, ty]))
+    if ramp_r == (1.0,):
+        t_ramp = 0.0
+    elif len(ramp_t) == 2 and ramp_r == (0.0, 1.0):
+        t_ramp = ramp_t[1]
+    else:
+        raise NoExactSolution("the load factor is neither constant 1 nor a linear ramp from 0 to 1")
     sign = 1.0 if ft >= 0.0 else -1.0
     gravity, theta = float(np.hypot(ft, fn) / mass), float(np.arctan2(abs(ft), fn))
     mu, ratio = float(zones[0]["mu"]), inertia / (mass * radius * radius)
 
     def motion(t):
-        return rolling_on_incline(np.asarray(t, dtype=float), theta, mu, radius, gravity, ratio, mass)
+        return ramped_motion(np.asarray(t, dtype=float), t_ramp, rolling_on_incline(
+            1.0, theta, mu, radius, gravity, ratio, mass), mass, ratio * mass * radius * radius)
 
     t_end = case.get("time.end")
     times = [t for t in case.get("report.at_times") if t <= t_end]
@@ -116,9 +166,10 @@ def round_body_on_incline(case: Case, system: System) -> ExactReference:
     def curve(t: np.ndarray) -> np.ndarray:
         return sign * np.asarray(motion(t).distance, dtype=float)
 
-    how = "rolls" if motion(0.0).rolls else "slips"
+    how = "rolls" if motion(1.0).rolls else "slips"
     source = (f"exact: round body on a {np.degrees(theta):.6g} degree incline ({how}), g={gravity:.6g} mu={mu:g}, "
-              f"R={radius:.6g} m, I/(m R^2)={ratio:.6g}")
-    params = {"gravity": gravity, "theta": theta, "mu": mu, "radius": radius, "inertia_ratio": ratio, "mass": mass}
+              f"R={radius:.6g} m, I/(m R^2)={ratio:.6g}" + (f", {t_ramp:g} s ramp" if t_ramp else ""))
+    params = {"gravity": gravity, "theta": theta, "mu": mu, "radius": radius, "inertia_ratio": ratio, "mass": mass,
+              "t_ramp": t_ramp}
     return ExactReference(source, values.get, curve if centre_reported else None, "exact round body on the incline",
                           params)

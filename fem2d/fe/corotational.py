@@ -170,3 +170,49 @@ def corotational_cells(
         + vf[:, None, None] * H
     )
     return CellResponse(energy=energy, force=force, tangent=KT)
+
+
+def corotational_cell_nodal_stresses(points: np.ndarray, block: CellBlock, u: np.ndarray, D: np.ndarray) -> np.ndarray:
+    r"""Stresses (Pa) of each cell at its own nodes, shape (n_cells, nn, 3) in (xx, yy, xy): Hooke's
+    stress of the displacement seen from the cell's rotated frame, turned back,
+
+    .. math::
+
+        \sigma = R(\theta_e)\, \big(D\, \varepsilon(u^{loc})\big)\, R(\theta_e)^T ,
+        \qquad u^{loc}_j = R^T x_j - X_j ,
+
+    with :math:`\theta_e` the angle of :func:`corotational_cells`: a Cauchy stress of the
+    small strains of a turned cell.
+
+    >>> from fem2d.fe.elasticity import elasticity_matrix
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> block = CellBlock("quad4", [[0, 1, 2, 3]])
+    >>> c, s = np.cos(1.0), np.sin(1.0)
+    >>> stretched = X * [1.001, 1.0]  # 1e-3 along x, then the cell turned by 1 rad
+    >>> u = (stretched @ np.array([[c, s], [-s, c]]) - X).ravel()
+    >>> sigma = corotational_cell_nodal_stresses(X, block, u, elasticity_matrix(1.0, 0.0))[0, 0]
+    >>> bool(np.allclose(sigma, 1e-3 * np.array([c * c, s * s, c * s]), atol=1e-12))
+    True
+    """
+    Xe, ue = cell_positions(points, block, u)
+    nc, nn = block.nodes.shape
+    element = reference_element(block.kind)
+    centre = QuadratureRule(element.nodes.mean(axis=0)[None, :], np.ones(1))
+    g0 = cell_geometry(points, block, centre, check=False).grad[:, 0]
+    ue = ue - ue.mean(axis=1, keepdims=True)
+    H = np.einsum("cja,cjk->cak", ue, g0)  # F - I at the centre
+    theta = np.arctan2(H[:, 1, 0] - H[:, 0, 1], 2.0 + H[:, 0, 0] + H[:, 1, 1])
+    c, s = np.cos(theta), np.sin(theta)
+    R = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+    cm1 = -2.0 * np.sin(0.5 * theta) ** 2
+    RtmI = np.stack([np.stack([cm1, s], -1), np.stack([-s, cm1], -1)], -2)
+    Xc = Xe - Xe.mean(axis=1, keepdims=True)
+    u_loc = _rotate(R.transpose(0, 2, 1), ue) + _rotate(RtmI, Xc)  # (nc, nn, 2)
+    at_nodes = QuadratureRule(element.nodes, np.ones(element.n_nodes))
+    grad = cell_geometry(points, block, at_nodes, check=False).grad  # (nc, nq=nn, nn, 2)
+    Hl = np.einsum("cja,cqjk->cqak", u_loc, grad)
+    eps = np.stack([Hl[..., 0, 0], Hl[..., 1, 1], Hl[..., 0, 1] + Hl[..., 1, 0]], axis=-1)
+    sl = eps @ np.asarray(D, dtype=float).T  # (nc, nq, 3) local stresses
+    S = np.stack([np.stack([sl[..., 0], sl[..., 2]], -1), np.stack([sl[..., 2], sl[..., 1]], -1)], -2)
+    G = np.einsum("cab,cqbd,ced->cqae", R, S, R)
+    return np.stack([G[..., 0, 0], G[..., 1, 1], G[..., 0, 1]], axis=-1)

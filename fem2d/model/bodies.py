@@ -229,14 +229,25 @@ class Body:
     def cell_nodal_stresses(self, mesh: Mesh, block, u: np.ndarray) -> np.ndarray:
         """Stresses (Pa) of each cell of ``block`` (one of the body's) at its own nodes, shape
         (n_cells, nn, 4): (xx, yy, xy, zz) with the out-of-plane zz, ``nu (sxx + syy)`` in plane
-        strain and 0 in plane stress; (rr, zz, rz, tt) in axisymmetry. A B-bar body's
+        strain and 0 in plane stress; (rr, zz, rz, tt) in axisymmetry. A ``"finite"`` body's are
+        the Cauchy stresses of its deformed cells, a ``"corotational"`` one's Hooke's stresses of
+        each cell's strain in its rotated frame, turned back. A B-bar body's
         stresses are those of its strain with the projected dilatation (its pressure
         ``-tr(sigma) / 3`` is the bulk modulus times that dilatation)."""
+        if self.kinematics == "finite":  # the Cauchy stress of the deformed cell
+            from fem2d.fe.hyperelastic import cauchy_cell_nodal_stresses
+
+            return cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E, self.nu)
         if self.volumetric == "bbar":
             return bbar_cell_nodal_stresses(mesh.points, block, u, self.E, self.nu, self.hypothesis)
         if self.axisymmetric:
             return axisymmetric_cell_nodal_stresses(mesh.points, block, u, self.hooke)
-        plane = cell_nodal_stresses(mesh.points, block, u, self.hooke)
+        if self.kinematics == "corotational":
+            from fem2d.fe.corotational import corotational_cell_nodal_stresses
+
+            plane = corotational_cell_nodal_stresses(mesh.points, block, u, self.hooke)
+        else:
+            plane = cell_nodal_stresses(mesh.points, block, u, self.hooke)
         strain = self.hypothesis == "plane_strain"
         out_of_plane = self.nu * (plane[..., 0] + plane[..., 1]) if strain else np.zeros(plane.shape[:-1])
         return np.concatenate([plane, out_of_plane[..., None]], axis=-1)
