@@ -136,7 +136,8 @@ def cantilever_elastica(case: Case, system: System) -> ExactReference:
     (:math:`y_0 + h/2`); it moves with the section turned rigidly by :math:`\theta_L`
     (:func:`tip_displacement`; e = 0 for the builder's ``EAST``). Quantities:
     ``x_at_T`` of ``report.component``. The continuum differs from the beam by
-    :math:`O((h/L)^2)` (shear, the clamp) and, for a ``"finite"`` body, by its law's
+    :math:`O((h/L)^2)` (it stretches along its axis, shears, and the clamp holds its
+    whole end section) and, for a ``"finite"`` body, by its law's
     departure from Hooke's at the largest strain :math:`\kappa h / 2`.
 
     >>> from fem2d.case.build import build_system
