@@ -18,6 +18,7 @@ import numpy as np
 
 from fem2d.case.exact_axisymmetric import AXISYMMETRIC_MODELS
 from fem2d.case.exact_rolling import round_body_on_incline
+from fem2d.case.exact_static import STATIC_MODELS
 from fem2d.case.fields import tables_of
 from fem2d.case.loading import Case
 from fem2d.case.references import ExactReference, NoExactSolution
@@ -542,4 +543,5 @@ EXACT_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "hertz_line_contact": hertz_line_contact,
     "round_body_on_incline": round_body_on_incline,
     **AXISYMMETRIC_MODELS,
+    **STATIC_MODELS,
 }

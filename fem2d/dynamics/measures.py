@@ -157,8 +157,10 @@ class MeasureRecorder:
             row[f"{name}:vx"], row[f"{name}:vy"] = float(v[2 * nodes].mean()), float(v[2 * nodes + 1].mean())
 
     def _record_reactions(self, state: StepState, row: dict) -> None:
-        r"""Support reactions :math:`R = (M a + C v + K u - f - f_c)` on the
+        r"""Support reactions :math:`R = (M a + C v + K u + g(u) - f - f_c)` on the
         prescribed dofs (the force the support exerts on the model, N), with
+        :math:`g` the remainder of the internal force of bodies that turn or
+        stretch (:mod:`fem2d.model.internal`; 0 for small bodies) and
         :math:`f_c` the contact forces on prescribed master nodes; and the work
         of the prescribed motions (moving supports and obstacles),
         :math:`W_c \mathrel{+}= \tfrac12 (R_n + R_{n+1}) \cdot (u_{c,n+1} - u_{c,n})`
@@ -167,6 +169,8 @@ class MeasureRecorder:
         s = self.system
         u = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)
         balance = s.K @ u - s.force(state.t) + s.M @ s.expand(state.a, prescribed=False)
+        if s.nonlinear is not None:
+            balance += s.nonlinear.evaluate(u).remainder
         if s.C is not None:
             balance += s.C @ s.expand(state.v, prescribed=False)
         sol = state.solution

@@ -28,7 +28,11 @@ linear step (:math:`g = 0`), then, when an iteration reduces the residual by les
 always followed by a second on the same factorisation, which measures the rate), the tangent at
 the current iterate, factorised and kept for the next steps of the same size (a modified
 Newton method, code_aster's ``REAC_ITER``): a body that barely turns steps on the one
-factorisation of the linear model, a rolling one refactorises as its rotation grows.
+factorisation of the linear model, a rolling one refactorises as its rotation grows. A static
+level (no mass, no damping) of a body already deformed for which no tangent is kept starts from the
+tangent of the last equilibrium instead: from the reference :math:`K`, the first iterate of a
+slender cantilever bent by 20 degrees stretches it by orders of magnitude more than its load
+does, and Newton's iterations from there wander, whatever the level's size.
 
 The iterations stop when :math:`\|R(\Delta u_k) - f_c\|_\infty` is at most
 :attr:`NewtonSettings.tolerance` times the largest of the right-hand side, the contact
@@ -36,7 +40,9 @@ force and the internal force change (code_aster's ``RESI_GLOB_RELA``), or when a
 iteration after the first changes the increment by at most
 :attr:`NewtonSettings.correction` of it (the round-off floor of the residual). A step that does
 not converge in :attr:`NewtonSettings.max_iterations`, or in which a cell turns inside
-out, raises :class:`~fem2d.dynamics.coupling.StepFailed`: the run cuts it.
+out, or whose tangent the linear solver cannot factorise (a Cholesky factorisation of a tangent that
+is not positive definite at an iterate far from equilibrium), raises
+:class:`~fem2d.dynamics.coupling.StepFailed`: the run cuts it.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ import numpy as np
 from fem2d.dynamics.coupling import StepFailed
 from fem2d.dynamics.effective import EffectiveMatrix
 from fem2d.dynamics.stepsizes import StepSizeCache
+from fem2d.errors import NumericalError
 from fem2d.model.system import System
 
 if TYPE_CHECKING:
@@ -151,10 +158,20 @@ class NewtonIterations:
             except InvertedCells:
                 raise StepFailed(np.inf, iterations) from None
 
+        iterations = 0
+
+        def refresh(du: np.ndarray):
+            try:
+                return self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping)
+            except NumericalError:  # a tangent that is not positive definite (Cholesky) at this iterate
+                raise StepFailed(np.inf, iterations) from None
+
         kept = self._tangents.peek(dt)
         factor, correction = (stepper.factor(dt), None) if kept is None else kept
+        if kept is None and w_m == 0.0 and w_c == 0.0 and np.any(state.u):
+            # a static level of a deformed body starts from the tangent of the last equilibrium
+            factor, correction = refresh(np.zeros_like(state.u))
         du = prediction.du.copy()
-        iterations = 0
         g, _ = remainder(du)
         residual_before = None
         contact_force, solution = None, None
@@ -193,7 +210,7 @@ class NewtonIterations:
                 self.iterations += iterations
                 raise StepFailed(residual, iterations)
             if residual_before is not None and residual > settings.refresh * residual_before:
-                factor, correction = self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping)
+                factor, correction = refresh(du)
             residual_before = residual
         self.iterations += iterations
         self.steps += 1
