@@ -59,10 +59,6 @@ class ContactSchemeChoice:
     def choose(self, system: System, dt: float, contact_nodes: np.ndarray) -> tuple[TimeScheme, str]:
         """The scheme for step ``dt`` on ``system`` and the sentence that says why."""
         mass = self.explicit.mass(system)
-        if system.nonlinear is not None:  # the explicit scheme steps on a linear internal force
-            scheme = self.implicit.modified_mass(system, contact_nodes)
-            return scheme, (f"auto scheme: {scheme.label}, implicit: bodies that turn or stretch are stepped by "
-                            "Newton iterations of an implicit scheme")
         if (mass - sp.diags(mass.diagonal())).count_nonzero():
             scheme = self.implicit.modified_mass(system, contact_nodes)
             return scheme, (f"auto scheme: {scheme.label}, implicit: the mass matrix is consistent (the explicit "

@@ -250,7 +250,11 @@ class DirectAnalysis:
         the modified mass applied) and the notes that say what was chosen."""
         scheme, notes = self.scheme, []
         if isinstance(scheme, ContactSchemeChoice):  # chosen on the assembled system, and said so
-            if self.modified_mass:  # asked for: the choice's implicit scheme, on the modified mass below
+            if system.nonlinear is not None and not self.modified_mass:
+                scheme = NewmarkScheme.generalized_alpha(NONLINEAR_RHO_INF)
+                notes.append(f"auto scheme: {scheme.label}, implicit: bodies that turn or stretch (average "
+                             "acceleration does not keep their energy: a spinning square's grew without bound)")
+            elif self.modified_mass:  # asked for: the choice's implicit scheme, on the modified mass below
                 scheme = scheme.implicit
             elif system.zones:
                 scheme, note = scheme.choose(system, self.stepping.dt, contact_mass_nodes(system))
@@ -426,6 +430,11 @@ class DirectAnalysis:
         small = [body.group for body in self.model.bodies if not body.nonlinear]
         turned = rotation_warnings(series, small)
         remedy = energy_remedy(run.scheme, self.stepping.events)
+        if (self.model is not None and any(body.nonlinear for body in self.model.bodies)
+                and isinstance(run.scheme, NewmarkScheme) and run.scheme.mass_matrix is None
+                and not (run.scheme.alpha_m or run.scheme.alpha_f) and run.scheme.gamma == 0.5):
+            remedy = (f"average acceleration does not keep the energy of bodies that turn or stretch: use "
+                      f"time.scheme = \"generalized_alpha\" (rho_inf = {NONLINEAR_RHO_INF:g})")
         if turned:  # the energy came from a rotation taken for a strain, not from the time scheme
             remedy = ("a body turned beyond the small-displacement model (see its warning), whose rotation is "
                       "taken for a strain: give it kinematics = \"corotational\" or \"finite\" "
@@ -453,6 +462,13 @@ class Integration:
     notes: list[str]
     #: the warnings of the preload run before this one (``preload: ...``)
     inherited: list[str] = field(default_factory=list)
+
+
+#: The automatic scheme's spectral radius at infinite frequency for bodies that turn or stretch:
+#: a free square spinning at 2 rad/s (4 x 4 QUAD4, corotational, dt = 0.01 s) kept its energy
+#: within 4e-4 through a turn at 0.9, where average acceleration's error grew to 1.6e5 times
+#: the energy by half a turn (the trapezoidal rule keeps the energy of linear systems only).
+NONLINEAR_RHO_INF = 0.9
 
 
 def energy_remedy(scheme: TimeScheme, events: bool) -> str:
