@@ -80,6 +80,9 @@ class CaseKeys:
         try:
             obj = cls(**values)
         except ModelError as exc:
+            entry = self._owners.get(id(exc.owner))  # about one of its parts (a body of its model)
+            if entry is not None and entry[0] is exc.owner:
+                _, prefix, rename = entry
             raise self.case.error(self.key(prefix, rename, exc.field), exc.message) from None
         return self.remember(obj, prefix, rename)
 

@@ -62,10 +62,12 @@ if TYPE_CHECKING:
 class StepFailed(Exception):
     """The step's nonlinear problem did not converge (the driver will cut the step)."""
 
-    def __init__(self, residual: float, iterations: int) -> None:
-        super().__init__(f"residual {residual:.3e} after {iterations} iterations")
+    def __init__(self, residual: float, iterations: int, what: str = "contact") -> None:
+        super().__init__(f"{what} residual {residual:.3e} after {iterations} iterations")
         self.residual = residual
         self.iterations = iterations
+        #: which iterations failed: "contact", or "Newton" (the bodies that turn or stretch)
+        self.what = what
 
 
 def union_boundary(zones: list[ContactZone]) -> tuple[np.ndarray, list[np.ndarray]]:

@@ -156,7 +156,7 @@ class NewtonIterations:
             try:
                 return remainder_free(s, state.u + du, t_new, tangent)
             except InvertedCells:
-                raise StepFailed(np.inf, iterations) from None
+                raise StepFailed(np.inf, iterations, "Newton (a cell turned inside out)") from None
 
         iterations = 0
 
@@ -164,7 +164,7 @@ class NewtonIterations:
             try:
                 return self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping)
             except NumericalError:  # a tangent that is not positive definite (Cholesky) at this iterate
-                raise StepFailed(np.inf, iterations) from None
+                raise StepFailed(np.inf, iterations, "Newton (a cell turned inside out)") from None
 
         kept = self._tangents.peek(dt)
         factor, correction = (stepper.factor(dt), None) if kept is None else kept
@@ -208,7 +208,7 @@ class NewtonIterations:
                 break
             if iterations >= settings.max_iterations or not np.isfinite(residual):
                 self.iterations += iterations
-                raise StepFailed(residual, iterations)
+                raise StepFailed(residual, iterations, "Newton")
             if residual_before is not None and residual > settings.refresh * residual_before:
                 factor, correction = refresh(du)
             residual_before = residual

@@ -377,7 +377,7 @@ def march(
             if sub < min_dt * (1 - 1e-12):
                 raise ConvergenceError(
                     f"no convergence at t = {current.t:.9g} s even with dt = {h:.3g} s (min_dt = {min_dt:g}): "
-                    f"contact residual {failure.residual:.3e} after {failure.iterations} iterations"
+                    f"{failure.what} residual {failure.residual:.3e} after {failure.iterations} iterations"
                 ) from None
             stepper.counters.cuts += 1
             t_start = current.t
