@@ -23,7 +23,13 @@ from fem2d.mesh.mesh import CellBlock
 
 def _rotate(R: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Per-cell 2x2 matrices ``R`` (nc, 2, 2) applied to every node of ``v`` (nc, nn, 2)."""
-    return v @ R.transpose(0, 2, 1)  # einsum("cab,cjb->cja") without its generic loop: 3 times faster
+    # einsum("cab,cjb->cja", R, v) written out: its generic loop (and matmul's on 2 x 2 blocks) is
+    # several times slower than four products of (nc, nn) arrays
+    x, y = v[..., 0], v[..., 1]
+    out = np.empty(v.shape)
+    out[..., 0] = R[:, 0, 0, None] * x + R[:, 0, 1, None] * y
+    out[..., 1] = R[:, 1, 0, None] * x + R[:, 1, 1, None] * y
+    return out
 
 
 def corotational_cells(
