@@ -29,7 +29,9 @@ rim nodes), and the count ``contact_extent`` (half the span of the nodes carryin
 largest); the
 peak pressure :math:`\max_j F_j / w_j` with the reference tributary lengths
 :math:`w_j = \int \phi_j\, d\Gamma` of the rim. fem2d's own quantities (``peak_pressure``,
-``contact_half_width``, ``contact_extent``, the hub's reaction) are printed beside them.
+``contact_half_width``, ``contact_extent``, the hub's reaction) are printed beside them; the last
+row compares the hub's reaction, fem2d's ``HUB_reaction_y`` against FElupe's internal force at the
+hub.
 
 Usage (FElupe is an optional peer of this script, not a dependency of fem2d:
 ``pip install felupe``)::
@@ -82,7 +84,8 @@ def run_fem2d(mesh):
 
 def run_felupe(fem, mesh, rim: np.ndarray, penalty: float):
     """FElupe's run on the same mesh: the rim nodes' normal contact forces (N/m), the largest
-    penetration (m), the wall time and the nodes' displacements (m)."""
+    penetration (m), the wall time and the hub's reaction along y (N/m: the solid's internal force
+    there)."""
     points = np.asarray(mesh.points, dtype=float)[:, :2]
     cells = mesh.group("DISC").nodes
     m = fem.Mesh(points, cells, "quad")
@@ -114,7 +117,7 @@ def run_felupe(fem, mesh, rim: np.ndarray, penalty: float):
     # the contact force on each rim node is, at equilibrium, the solid's internal force there (the
     # contact item evaluated again after the job would take a multiplier updated on the last state)
     force = np.asarray(solid.assemble.vector(field).todense()).ravel()[: 2 * len(points)].reshape(-1, 2)
-    return force[rim, 1], float(max(0.0, -gap.min())), wall, u.values[:-1].copy()
+    return force[rim, 1], float(max(0.0, -gap.min())), wall, float(force[hub[:-1], 1].sum())
 
 
 def measures(zone, forces: np.ndarray) -> dict[str, float]:
@@ -155,7 +158,7 @@ def main() -> None:
     except ImportError:
         print("FElupe is not installed: `pip install felupe` (e.g. /work/venv/bin/pip install felupe) to compare.")
         return
-    f_felupe, penetration, wall_felupe, _ = run_felupe(fem, mesh, zone.slave_nodes, args.penalty)
+    f_felupe, penetration, wall_felupe, hub_felupe = run_felupe(fem, mesh, zone.slave_nodes, args.penalty)
     print(f"FElupe {fem.__version__}: {wall_felupe:.1f} s, penalty contact (multiplier {args.penalty:g} x mean "
           f"normal stiffness), largest penetration {penetration:.3e} m\n")
     a, b = measures(zone, f_fem2d), measures(zone, f_felupe)
@@ -164,6 +167,11 @@ def main() -> None:
     for key in a:
         rel = (b[key] - a[key]) / a[key] if a[key] else float("nan")
         print(f"| {key} | {a[key]:.6g} | {b[key]:.6g} | {rel:+.2e} |")
+    # fem2d's reaction is K u - f - f_c on the held dofs: the small-strain K, without the finite body's
+    # remainder g(u), so it differs from the contact force it balances
+    reaction = q["HUB_reaction_y"]
+    print(f"| hub reaction y (N/m; fem2d: its HUB_reaction_y) | {reaction:.6g} | {hub_felupe:.6g} | "
+          f"{(hub_felupe - reaction) / reaction:+.2e} |")
 
 
 if __name__ == "__main__":
