@@ -112,11 +112,11 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
     (0.02205, [[0.42, 0.0], [0.0, 0.21]], 0.21)
     """
     _check_law(law)
-    C = np.einsum("...aI,...aJ->...IJ", F, F)
+    C = np.swapaxes(F, -1, -2) @ F  # F^T F (matmul: einsum's generic loop is slow on 2 x 2 blocks)
     if H is None:
         two_E = C - _I2
     else:
-        two_E = H + np.swapaxes(H, -1, -2) + np.einsum("...aI,...aJ->...IJ", H, H)
+        two_E = H + np.swapaxes(H, -1, -2) + np.swapaxes(H, -1, -2) @ H
     if law == "saint_venant_kirchhoff":
         Eg = 0.5 * two_E
         tr = Eg[..., 0, 0] + Eg[..., 1, 1]
@@ -138,7 +138,7 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
         lnJ = np.log1p(H[..., 0, 0] + H[..., 1, 1] + H[..., 0, 0] * H[..., 1, 1] - H[..., 0, 1] * H[..., 1, 0])
     W = 0.5 * mu * (two_E[..., 0, 0] + two_E[..., 1, 1] - 2.0 * lnJ) + 0.5 * lam * lnJ**2
     # I - C^-1 = C^-1 (C - I)
-    S = mu * np.einsum("...IK,...KJ->...IJ", Ci, two_E) + (lam * lnJ)[..., None, None] * Ci
+    S = mu * (Ci @ two_E) + (lam * lnJ)[..., None, None] * Ci
     S33 = lam * lnJ
     CC = None
     if tangent:
@@ -152,7 +152,7 @@ def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: b
 def _displacement_gradients(ue: np.ndarray, grad: np.ndarray) -> np.ndarray:
     """``H[c, q, a, K] = sum_j u_ja dN_j/dX_K`` (``F = I + H``)."""
     ue = ue - ue.mean(axis=1, keepdims=True)  # the same gradient, without the round-off of a large translation
-    return np.einsum("cja,cqjk->cqak", ue, grad)
+    return np.swapaxes(ue, 1, 2)[:, None] @ grad  # sum_j u_ja grad_qjk
 
 
 def _inverted(J: np.ndarray, offset: int = 0) -> np.ndarray:
@@ -257,8 +257,8 @@ def hyperelastic_cells(
         W, S, _, CC = material_response(F, law, mu, lam, tangent, H)
         dx = geo.dx * thickness
         energy[start : start + m] = np.einsum("cq,cq->c", dx, W)
-        P = np.einsum("cqaI,cqIJ->cqaJ", F, S)
-        force[start : start + m] = np.einsum("cqaJ,cqiJ->cia", P * dx[..., None, None], geo.grad)
+        P = F @ S
+        force[start : start + m] = (geo.grad @ np.swapaxes(P * dx[..., None, None], -1, -2)).sum(axis=1)
         if tangent:
             nq = dx.shape[1]
             A = np.einsum("cqaI,cqIJKL,cqbK->cqaJbL", F, CC, F, optimize=True) + np.einsum("ab,cqJL->cqaJbL", _I2, S)
