@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from fem2d.errors import InputError
+from fem2d.fe.assembly import node_dofs
 from fem2d.fe.elements import reference_element
 from fem2d.fe.geometry import cell_geometry
 from fem2d.fe.quadrature import QuadratureRule
@@ -32,12 +33,24 @@ def _rotate(R: np.ndarray, v: np.ndarray) -> np.ndarray:
     return out
 
 
+def corotational_frame(points: np.ndarray, block: CellBlock) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What :func:`corotational_cells` needs of the reference cells, made once for a run: the
+    shape gradients at each cell's centre (nc, nn, 2), the nodes about each cell's mean
+    reference node (nc, nn, 2) and the cells' dofs (nc, 2 nn)."""
+    element = reference_element(block.kind)
+    centre = QuadratureRule(element.nodes.mean(axis=0)[None, :], np.ones(1))
+    g0 = cell_geometry(points, block, centre, check=False).grad[:, 0]  # (nc, nn, 2) dN_j/dX_k
+    Xe = np.asarray(points, dtype=float)[:, :2][block.nodes]
+    return g0, Xe - Xe.mean(axis=1, keepdims=True), node_dofs(block.nodes)
+
+
 def corotational_cells(
     points: np.ndarray,
     block: CellBlock,
     u: np.ndarray,
     stiffness: np.ndarray,
     tangent: bool = True,
+    frame: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
 ) -> CellResponse:
     r"""Energy, internal force and tangent of cells that rotate rigidly by any angle.
 
@@ -84,6 +97,9 @@ def corotational_cells(
         :func:`~fem2d.fe.elasticity.stiffness_matrices` (plane strain or plane stress).
     tangent : bool
         Also compute the tangent (default True).
+    frame : tuple, optional
+        :func:`corotational_frame` of ``points`` and ``block``, kept by a caller that evaluates
+        the same cells many times (made here when not given).
 
     Returns
     -------
@@ -109,21 +125,23 @@ def corotational_cells(
     >>> bool(abs(out.energy[0]) < 1e-6 and np.abs(out.force).max() < 1e-5 * np.abs(K).max())
     True
     """
-    Xe, ue = cell_positions(points, block, u)
     nc, nn = block.nodes.shape
     K = np.asarray(stiffness, dtype=float)
     if K.shape != (nc, 2 * nn, 2 * nn):
         raise InputError(f"corotational: stiffness must have shape {(nc, 2 * nn, 2 * nn)}, got {K.shape}")
-    element = reference_element(block.kind)
-    centre = QuadratureRule(element.nodes.mean(axis=0)[None, :], np.ones(1))
-    g0 = cell_geometry(points, block, centre, check=False).grad[:, 0]  # (nc, nn, 2) dN_j/dX_k
+    if frame is None:
+        frame = corotational_frame(points, block)
+    g0, Xc, dofs = frame
+    u = np.asarray(u, dtype=float).ravel()
+    if u.size != len(points) * 2:
+        cell_positions(points, block, u)  # its error names the sizes
+    ue = u[dofs].reshape(nc, nn, 2)
     A = np.stack([-g0[..., 1], g0[..., 0]], axis=-1).reshape(nc, 2 * nn)  # a = F10 - F01 = A . x
     B = g0.reshape(nc, 2 * nn)  # b = F00 + F11 = B . x
     # Positions about each cell's mean reference node, and a, b, F from the displacement
     # (a(X) = 0, b(X) = 2, F(X) = I): differences of the positions' magnitude would leave a
     # round-off of 1e-16 |X| / h in the angle and of 1e-16 |X| in u_loc, which times a steel
     # cell's stiffness is a force of 1e-4 N where the displacements are 1e-4 m.
-    Xc = Xe - Xe.mean(axis=1, keepdims=True)
     ue = ue - ue.mean(axis=1, keepdims=True)  # a translation (a block slid 15 m) strains nothing
     xe = Xc + ue
     x = xe.reshape(nc, 2 * nn)

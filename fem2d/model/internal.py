@@ -30,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.fe import node_dofs, stiffness_matrices
-from fem2d.fe.corotational import corotational_cells
+from fem2d.fe.corotational import corotational_cells, corotational_frame
 from fem2d.fe.hyperelastic import hyperelastic_cells
 from fem2d.mesh.mesh import CellBlock, Mesh
 from fem2d.model.groups import blocks_of
@@ -45,6 +45,8 @@ class BodyPart:
     block: CellBlock
     dofs: np.ndarray
     stiffness: np.ndarray
+    #: :func:`~fem2d.fe.corotational.corotational_frame` of a corotational body's cells (None otherwise)
+    frame: tuple | None = None
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ class NonlinearBodies:
             for block in blocks_of(mesh, body, "group", body.group, dimension=2):
                 k = stiffness_matrices(self._points, block, body.hooke, body.thickness, group=body.group)
                 dofs = node_dofs(block.nodes)
-                parts.append(BodyPart(body, block, dofs, k))
+                frame = corotational_frame(self._points, block) if body.kinematics == "corotational" else None
+                parts.append(BodyPart(body, block, dofs, k, frame))
                 k_blocks.append(k)
                 dof_blocks.append(dofs)
         self.parts = tuple(parts)
@@ -110,7 +113,8 @@ class NonlinearBodies:
         for part in self.parts:
             body = part.body
             if body.kinematics == "corotational":
-                response = corotational_cells(self._points, part.block, u, part.stiffness, tangent=tangent)
+                response = corotational_cells(self._points, part.block, u, part.stiffness, tangent=tangent,
+                                              frame=part.frame)
             else:
                 response = hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E, body.nu,
                                               body.thickness, group=body.group, tangent=tangent)
@@ -119,7 +123,7 @@ class NonlinearBodies:
             # that has slid 15 m would carry a round-off of 1e-16 x 15 m x its stiffness
             ue = u[part.dofs].reshape(len(part.dofs), -1, 2)
             ue = (ue - ue.mean(axis=1, keepdims=True)).reshape(len(part.dofs), -1)
-            rest = response.force - np.einsum("cij,cj->ci", part.stiffness, ue)
+            rest = response.force - (part.stiffness @ ue[..., None])[..., 0]
             force += np.bincount(part.dofs.ravel(), rest.ravel(), minlength=self.n_dofs)
             if tangent:
                 values.append(response.tangent.ravel())
