@@ -4,7 +4,8 @@ Energies, per unit thickness (J):
 
 * kinetic :math:`T = \tfrac12 v^T M v`, elastic :math:`U = \tfrac12 \hat u^T K_b \hat u`
   (bodies; a ``"corotational"`` or ``"finite"`` body's own strain energy :math:`W(\hat u)`
-  in place of its share, :mod:`fem2d.model.internal`), springs :math:`U_s = \tfrac12 \hat u^T K_s \hat u`, with :math:`\hat u`
+  in place of its share, :mod:`fem2d.model.internal`), springs
+  :math:`U_s = \tfrac12 \hat u^T K_s \hat u`, with :math:`\hat u`
   all the dofs' displacements, the prescribed ones included (a support
   displaced by :math:`u_c` strains the cells next to it);
 * work of the loads by the trapezoidal rule,
