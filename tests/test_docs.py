@@ -25,7 +25,7 @@ def test_the_site_builds_without_a_warning(tmp_path):
         capture_output=True, text=True, timeout=300, cwd=ROOT,
     )
     assert build.returncode == 0, build.stderr[-4000:]
-    for page in ("index", "getting-started", "tutorial", "user/cases", "user/python", "user/meshes",
+    for page in ("index", "getting-started", "tutorial", "user/cases", "user/python", "user/kinematics", "user/meshes",
                  "user/workflows", "user/outputs", "user/case-format", "theory/contact",
                  "theory/time-schemes", "theory/modal", "validation", "performance", "api"):
         assert (out / f"{page}.html").is_file(), page
