@@ -326,7 +326,7 @@ REPORT = Table(
             item=String(),
             default=[],
             doc="2D groups whose momentum, mean velocity, kinetic energy and rigid rotation are reported "
-            "(B_momentum_x, ..., B_rotation, B_rotation_min, B_rotation_max in rad)",
+            "(B_momentum_x, ..., B_rotation, B_rotation_min, B_rotation_max in rad; B_..._at_T at each of at_times)",
         ),
         "reactions": Array(
             item=String(),

@@ -1,12 +1,14 @@
 r"""The rigid rotation of each body during a run: a guard on the small-displacement model.
 
-fem2d's bodies are linear elastic with small displacements: the strain is
+A body of ``"small"`` kinematics (the default) is linear elastic with small displacements: the strain is
 :math:`\varepsilon = \operatorname{sym} \nabla u` of the displacement from the
 reference shape. A rigid rotation by :math:`\theta`, :math:`u = (R(\theta) - I) X`,
 is then seen as a strain, :math:`\varepsilon = (\cos\theta - 1) I \approx
 -\tfrac{\theta^2}{2} I`, with its stress and its restoring force: 0.125 % at
 0.05 rad (a stress of 260 MPa in steel), 12 % at 0.5 rad. A body that turns (a disc
-rolling down an incline) is answered wrongly, and nothing else in the run says so.
+rolling down an incline) is answered wrongly, and nothing else in the run says so
+(``"corotational"`` and ``"finite"`` bodies, :mod:`fem2d.model.internal`, are not:
+their rotations are recorded, never warned of).
 
 So every direct and static run measures the rigid rotation of each body at
 every record, :class:`BodyRotations`, as the best-fit rotation

@@ -41,7 +41,8 @@ TRI3_NU_LIMIT = 0.49
 
 @dataclass(frozen=True)
 class Body:
-    r"""A linear elastic body in plane strain, plane stress or axisymmetry.
+    r"""An elastic body in plane strain, plane stress or axisymmetry: linear with small
+    displacements (``kinematics = "small"``), or turning and stretching (see ``kinematics``).
 
     It contributes the stiffness :math:`K_e = t \int_e B^T D B \, dA` and the
     mass :math:`M_e = t \int_e \rho N^T N \, dA` (consistent, or lumped by
