@@ -174,7 +174,9 @@ class NewtonIterations:
             # a static level of a deformed body starts from the tangent of the last equilibrium
             factor, correction = refresh(np.zeros_like(state.u))
         du = prediction.du.copy()
-        g = self._extrapolated(state, dt)
+        # extrapolated where the predicted increment is the scheme's (dynamics); a static level
+        # starts from du = 0, which an extrapolated remainder would not describe
+        g = self._extrapolated(state, dt) if w_m else None
         if g is None:
             g, _ = remainder(du)
         residual_before = None
