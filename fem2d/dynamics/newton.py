@@ -112,8 +112,6 @@ class NewtonIterations:
         self.steps = 0
         self.largest_iterations = 0
         self._indefinite = None
-        #: (t_n-1, g_n-1, t_n, g_n) of the last converged step (see :meth:`_extrapolated`)
-        self._last_step: tuple | None = None
 
     def tangent_backend(self, backend):
         """The solver of the tangents: ``backend``, or its symmetric indefinite counterpart for a
@@ -166,7 +164,7 @@ class NewtonIterations:
             try:
                 return self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping)
             except NumericalError:  # a tangent that is not positive definite (Cholesky) at this iterate
-                raise StepFailed(np.inf, iterations, "Newton (a cell turned inside out)") from None
+                raise StepFailed(np.inf, iterations, "Newton (a singular tangent)") from None
 
         kept = self._tangents.peek(dt)
         factor, correction = (stepper.factor(dt), None) if kept is None else kept
@@ -174,11 +172,7 @@ class NewtonIterations:
             # a static level of a deformed body starts from the tangent of the last equilibrium
             factor, correction = refresh(np.zeros_like(state.u))
         du = prediction.du.copy()
-        # extrapolated where the predicted increment is the scheme's (dynamics); a static level
-        # starts from du = 0, which an extrapolated remainder would not describe
-        g = self._extrapolated(state, dt) if w_m else None
-        if g is None:
-            g, _ = remainder(du)
+        g, _ = remainder(du)
         residual_before = None
         contact_force, solution = None, None
         scale_rhs = float(np.max(np.abs(rhs), initial=0.0))
@@ -221,20 +215,7 @@ class NewtonIterations:
         self.iterations += iterations
         self.steps += 1
         self.largest_iterations = max(self.largest_iterations, iterations)
-        self._last_step = (state.t, g_n, t_new, g)
         return du, contact_force, solution, g
-
-    def _extrapolated(self, state: StepState, dt: float) -> np.ndarray | None:
-        r"""The remainder at the end of the step, extrapolated from the last step's when ``state`` is
-        that step's end, :math:`g_n + (g_n - g_{n-1})\, \Delta t / \Delta t_{n-1}`: the first
-        iteration's right-hand side without an evaluation of the cells at the predicted
-        increment (half the evaluations of a body that barely turns, whose first iteration then
-        converges). None otherwise (the predicted increment is evaluated)."""
-        last = self._last_step
-        if last is None or last[3] is not state.remainder or last[2] != state.t or last[2] <= last[0]:
-            return None
-        t_before, g_before, t_end, g_end = last
-        return g_end + (g_end - g_before) * (dt / (t_end - t_before))
 
     def _refresh(self, stepper, du, state, dt, t_new, weights, mass, damping):
         """Factorise the tangent at ``u_n + du`` and keep it for the steps of size ``dt``."""
