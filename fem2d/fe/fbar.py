@@ -6,54 +6,76 @@ deformation gradient :math:`F` (2x2, :math:`F_{33} = 1`) is replaced by
 
 .. math::
 
-    \bar F = \alpha F, \qquad \alpha = \Big(\frac{J_0}{J}\Big)^{1/2}, \qquad
-    J = \det F, \quad J_0 = \det F_0 ,
+    \bar F = \alpha F, \qquad \alpha = \Big(\frac{J_0}{J}\Big)^{1/2}, \qquad J = \det F,
 
-with :math:`F_0` the deformation gradient at the cell's centre (:math:`\xi = 0` on a quad,
-the centroid of a triangle). :math:`\bar F` keeps the in-plane isochoric part of :math:`F`
-(:math:`\bar F / \sqrt{\det \bar F} = F / \sqrt J`) and takes the centre's volume change,
-:math:`\det \bar F = J_0`: one volume change per cell, as B-bar's constant pressure space.
-The cell's energy is the law's (:func:`~fem2d.fe.hyperelastic.material_response`) at
-:math:`\bar F`, integrated over the reference cell, and its force and tangent are that
-energy's exact gradient and Hessian in the nodal displacements (symmetric; not the
-usual :math:`G (F \mathbb{C} F + S) G` form):
+with :math:`J_0` one volume change per cell (:data:`CELL_VOLUME_CHANGE`): on QUAD4 (and TRI3,
+where it changes nothing) the one at the cell's centre, :math:`J_0 = \det F(\xi = 0)`, the
+classical F-bar; on QUAD8, QUAD9 and TRI6 the cell's mean,
+:math:`J_0 = \sum_q dX_q J_q / \sum_q dX_q` (its deformed area over its reference area).
+:math:`\bar F` keeps the in-plane isochoric part of :math:`F`
+(:math:`\bar F / \sqrt{\det \bar F} = F / \sqrt J`) and takes the cell's volume change,
+:math:`\det \bar F = J_0`, as B-bar's constant pressure space. The cell's energy is the
+law's (:func:`~fem2d.fe.hyperelastic.material_response`) at :math:`\bar F`, integrated over
+the reference cell; its force and tangent are that energy's exact gradient and Hessian in
+the nodal displacements (symmetric, but not the usual :math:`G (F \mathbb{C} F + S) G`
+form). With :math:`\varphi = \ln J_0` (a function of the cell's displacements, gradient
+:math:`\nabla\varphi`, Hessian :math:`\nabla^2\varphi`), :math:`w(F, \varphi) = W(\bar F)`,
+:math:`\bar P = \bar F S(\bar F)`, :math:`\mathbb{A}_{aJbL} = \bar F_{aI} \mathbb{C}_{IJKL}
+\bar F_{bK} + \delta_{ab} S_{JL}` (the law's :math:`\partial \bar P / \partial \bar F`),
+:math:`s = \tfrac12 \bar P : \bar F` and :math:`B_q` the map of the nodal displacements to
+:math:`F_q` (:math:`\partial F_{aJ} / \partial u_{ib} = \delta_{ab} \partial N_i / \partial X_J`):
 
 .. math::
 
     W_e = t \sum_q dX_q\, W(\bar F_q), \qquad
-    f = t \sum_q dX_q\, \mathcal{B}_q^T g_q, \qquad
-    K = t \sum_q dX_q\, \mathcal{B}_q^T \mathcal{H}_q \mathcal{B}_q ,
+    f = t \sum_q dX_q \big(B_q^T w_F + s_q \nabla\varphi\big), \qquad
+    w_F = \alpha \bar P - s F^{-T}, \\
+    K = t \sum_q dX_q \big(B_q^T w_{FF} B_q + B_q^T w_{F\varphi} \otimes \nabla\varphi
+    + \nabla\varphi \otimes B_q^T w_{F\varphi} + w_{\varphi\varphi} \nabla\varphi \otimes \nabla\varphi
+    + s_q \nabla^2\varphi\big),
 
-where :math:`z = (F_q, F_0)` (8 numbers, linear in the nodal displacements:
-:math:`\partial z / \partial u = \mathcal{B}_q`, :math:`\partial F_{aJ} / \partial u_{ib}
-= \delta_{ab} \partial N_i / \partial X_J` at :math:`\xi_q` and at the centre), and with
-:math:`\bar P = \bar F S(\bar F)`, :math:`\mathbb{A}_{aJbL} = \bar F_{aI} \mathbb{C}_{IJKL}
-\bar F_{bK} + \delta_{ab} S_{JL}` (the law's :math:`\partial \bar P / \partial \bar F`):
+where, with :math:`y = (F, \varphi)`, :math:`a = \partial\alpha/\partial y = \tfrac{\alpha}{2}
+(-F^{-T}, 1)`, :math:`D = \partial \bar F / \partial y = \alpha (\mathbb{I}, 0) + F \otimes a`
+and :math:`Q(F)_{aJ,bK} = F^{-1}_{Jb} F^{-1}_{Ka}` (from :math:`\partial F^{-1}_{Ja} /
+\partial F_{bK} = -F^{-1}_{Jb} F^{-1}_{Ka}`),
 
 .. math::
 
-    a = \frac{\partial \alpha}{\partial z} = \frac{\alpha}{2}\,(-F^{-T},\ F_0^{-T}), \qquad
-    D = \frac{\partial \bar F}{\partial z} = \alpha\, (\mathbb{I}, 0) + F \otimes a, \\
-    g = D^T \bar P = \alpha (\bar P, 0) + (\bar P : F)\, a, \\
-    \mathcal{H} = D^T \mathbb{A} D + (\bar P, 0) \otimes a + a \otimes (\bar P, 0)
-    + (\bar P : F)\, \frac{\partial^2 \alpha}{\partial z^2}, \qquad
-    \frac{\partial^2 \alpha}{\partial z^2} = \frac{a \otimes a}{\alpha}
-    + \frac{\alpha}{2} \begin{pmatrix} Q(F) & 0 \\ 0 & -Q(F_0) \end{pmatrix},
+    w_{yy} = D^T \mathbb{A} D + (\bar P, 0) \otimes a + a \otimes (\bar P, 0)
+    + 2 s \Big(\frac{a \otimes a}{\alpha^2} + \frac12 \begin{pmatrix} Q(F) & 0 \\ 0 & 0
+    \end{pmatrix}\Big).
 
-:math:`Q(F)_{aJ,bK} = F^{-1}_{Jb} F^{-1}_{Ka}` (from :math:`\partial F^{-1}_{Ja} / \partial
-F_{bK} = -F^{-1}_{Jb} F^{-1}_{Ka}`).
+The cell's :math:`\varphi`: at the centre :math:`\nabla\varphi = B_0^T F_0^{-T}`,
+:math:`\nabla^2\varphi = -B_0^T Q(F_0) B_0`; the mean, with :math:`V = \sum_q dX_q`,
+:math:`\nabla J_0 = \tfrac1V \sum_q dX_q J_q B_q^T F_q^{-T}`,
+:math:`\nabla^2 J_0 = \tfrac1V \sum_q dX_q J_q B_q^T (F_q^{-T} \otimes F_q^{-T} - Q(F_q)) B_q`,
+:math:`\nabla\varphi = \nabla J_0 / J_0`, :math:`\nabla^2 \varphi = \nabla^2 J_0 / J_0 -
+\nabla\varphi \otimes \nabla\varphi`.
 
 At :math:`u = 0` the tangent is the small-strain stiffness whose in-plane strain at a point is
 :math:`\varepsilon + \tfrac12 (\theta_0 - \theta) I` (:math:`\theta` the dilatation,
-:math:`\theta_0` its value at the centre, :math:`\varepsilon_{zz} = 0`). On QUAD4 the centre
-value of a dilatation is its cell mean, so its volumetric part is B-bar's exactly; its
-deviatoric part is not: B-bar spreads the change of dilatation over three directions
-(:math:`\tfrac13 (\bar\theta - \theta)` on xx, yy and zz), plane-strain F-bar over the two
-in-plane ones, so the two stiffnesses differ by a shear-modulus term that vanishes where
-the dilatation is uniform in the cell (the patch test) and with the mesh size.
+:math:`\theta_0` the cell's, :math:`\varepsilon_{zz} = 0`). On QUAD4 the centre value of a
+dilatation is its cell mean, so on every kind its volumetric part is that of B-bar with a
+constant pressure per cell; its deviatoric part is not B-bar's: B-bar spreads the change of
+dilatation over three directions (:math:`\tfrac13 (\bar\theta - \theta)` on xx, yy and zz),
+plane-strain F-bar over the two in-plane ones. The deviator of F-bar's strain is B-bar's plus
+:math:`(\theta_0 - \theta)(\tfrac16, \tfrac16, -\tfrac13)`, and since the fluctuation
+:math:`\theta_0 - \theta` has zero mean over the cell, the two stiffnesses differ by a
+shear-modulus term only,
 
-Which cells: any kind; a TRI3's :math:`F` is constant and F-bar changes nothing. QUAD8,
-QUAD9 and TRI6 take the same centre value (one volume change per cell).
+.. math::
+
+    K_{F\text{-bar}}(0) = K_{B\text{-bar}} - \frac{\mu}{3}\, t \sum_q dX_q\,
+    (b_0 - b_q)^T (b_0 - b_q), \qquad b_q = m^T B_q ,
+
+which vanishes where the dilatation is uniform in the cell (the patch test) and falls with
+the mesh size: F-bar is the softer of the two, by a third of the shear modulus on the
+dilatation's fluctuation, and neither carries the bulk modulus on it.
+
+Why the mean on quadratic cells, measured on Lamé's thick cylinder (radii 1 and 2, plane
+strain, nu = 0.4999, p = 1e-4 E, 4 x 8 QUAD8 cells): the centre value leaves the radial
+displacement 5.8 % off (the volume change at one point of a quadratic cell is a poor
+constraint on its area), the mean 0.009 % (small-strain B-bar: 0.004 %).
 
 Example: a linear field, one volume change per cell already, is left as it is (the energy
 and force of :func:`~fem2d.fe.hyperelastic.hyperelastic_cells`):
@@ -90,6 +112,9 @@ from fem2d.mesh.mesh import CellBlock
 
 _I2 = np.eye(2)
 
+#: The volume change :math:`J_0` each cell kind gives all its points: "centre" or "mean".
+CELL_VOLUME_CHANGE = {"tri3": "centre", "quad4": "centre", "quad8": "mean", "quad9": "mean", "tri6": "mean"}
+
 
 def cell_centre(kind: str) -> QuadratureRule:
     """The one-point rule at the centre of a cell of ``kind``: :math:`\\xi = 0` on a quad, the
@@ -98,7 +123,8 @@ def cell_centre(kind: str) -> QuadratureRule:
     >>> cell_centre("tri6").points.tolist()
     [[0.3333333333333333, 0.3333333333333333]]
     """
-    return QuadratureRule(reference_element(kind).nodes[:3 if kind.startswith("tri") else 4].mean(axis=0)[None], [1.0])
+    corners = 3 if kind.startswith("tri") else 4
+    return QuadratureRule(reference_element(kind).nodes[:corners].mean(axis=0)[None], [1.0])
 
 
 def _det(H: np.ndarray) -> np.ndarray:
@@ -106,18 +132,65 @@ def _det(H: np.ndarray) -> np.ndarray:
     return H[..., 0, 0] + H[..., 1, 1] + H[..., 0, 0] * H[..., 1, 1] - H[..., 0, 1] * H[..., 1, 0]
 
 
-def fbar_gradients(H: np.ndarray, H0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pair(G: np.ndarray, M: np.ndarray, dx: np.ndarray) -> np.ndarray:
+    r""":math:`\sum_q dx_q B_q^T M_q B_q` (c, nn, 2, nn, 2) of the 4 x 4 ``M`` (c, q, a, J, b, L)
+    and the shape gradients ``G`` (c, q, nn, 2): one matmul per cell."""
+    c, nq, nn, _ = G.shape
+    GA = np.einsum("cqiJ,cqaJbL->ciabqL", G * dx[..., None, None], M).reshape(c, nn * 4, nq * 2)
+    K = np.matmul(GA, G.transpose(0, 1, 3, 2).reshape(c, nq * 2, nn)).reshape(c, nn, 2, 2, nn)
+    return K.transpose(0, 1, 2, 4, 3)
+
+
+def _volume_change(kind: str, points, sub: CellBlock, ue: np.ndarray, geo, H: np.ndarray, group: str | None,
+                   order: int = 2):
+    r"""``(phi, dphi, d2phi)``: :math:`\varphi = \ln J_0` of each cell (c,), its gradient
+    (c, nn, 2) and Hessian (c, nn, 2, nn, 2) in the cell's displacements (module docstring);
+    NaN where a determinant is <= 0. ``order`` 0: ``phi`` alone (None for the others), 1: and
+    its gradient."""
+    if CELL_VOLUME_CHANGE.get(kind, "centre") == "centre":
+        G0 = cell_geometry(points, sub, cell_centre(kind), group, check=False).grad  # (c, 1, nn, 2)
+        H0 = _displacement_gradients(ue, G0)
+        Fi, _ = _inverse(_I2 + H0)
+        j0 = _det(H0)[:, 0]
+        with np.errstate(invalid="ignore"):
+            phi = np.where(j0 > -1.0, np.log1p(j0), np.nan)
+        if order == 0:
+            return phi, None, None
+        dphi = np.einsum("cqiJ,cqJa->cia", G0, Fi)
+        if order == 1:
+            return phi, dphi, None
+        d2phi = -_pair(G0, np.einsum("cqJb,cqKa->cqaJbK", Fi, Fi), np.ones((len(ue), 1)))
+        return phi, dphi, d2phi
+    j = _det(H)
+    V = geo.dx.sum(axis=1)
+    J = 1.0 + j
+    Fi, _ = _inverse(_I2 + H)
+    w = geo.dx * J / V[:, None]
+    with np.errstate(invalid="ignore"):
+        phi = np.where((j > -1.0).all(axis=1), np.log1p((geo.dx * j).sum(axis=1) / V), np.nan)
+    if order == 0:
+        return phi, None, None
+    J0 = np.exp(phi)
+    dphi = np.einsum("cqiJ,cqJa,cq->cia", geo.grad, Fi, w) / J0[:, None, None]
+    if order == 1:
+        return phi, dphi, None
+    M = np.einsum("cqJa,cqLb->cqaJbL", Fi, Fi) - np.einsum("cqJb,cqKa->cqaJbK", Fi, Fi)
+    d2phi = _pair(geo.grad, M, w) / J0[:, None, None, None, None] - np.einsum("cia,cjb->ciajb", dphi, dphi)
+    return phi, dphi, d2phi
+
+
+def fbar_gradients(H: np.ndarray, phi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""``(Hbar, alpha, ok)``: :math:`\bar H = \bar F - I = \alpha H + (\alpha - 1) I` of the
-    displacement gradients ``H`` (..., nq, 2, 2) and ``H0`` (..., 1, 2, 2) at the centre,
-    :math:`\alpha = (J_0 / J)^{1/2}` (``ok``: where both determinants are > 0; elsewhere
-    ``alpha`` is NaN)."""
-    j, j0 = _det(H), _det(H0)
-    ok = (j > -1.0) & (j0 > -1.0)
+    displacement gradients ``H`` (c, nq, 2, 2) of cells whose volume change is
+    :math:`J_0 = e^\varphi` (``phi``, (c,)), :math:`\alpha = (J_0 / J)^{1/2}`; ``ok`` (c,):
+    the cells whose determinants are all > 0 (elsewhere ``alpha`` is NaN)."""
+    j = _det(H)
+    ok = (j > -1.0).all(axis=1) & np.isfinite(phi)
     with np.errstate(invalid="ignore", divide="ignore"):
-        half_log = 0.5 * (np.log1p(j0) - np.log1p(j))
-    alpha = np.where(ok, np.exp(half_log), np.nan)
-    Hbar = alpha[..., None, None] * H + np.expm1(half_log)[..., None, None] * _I2
-    return Hbar, alpha, ok
+        half_log = 0.5 * (phi[:, None] - np.log1p(j))
+    half_log[~ok] = np.nan
+    alpha = np.exp(half_log)
+    return alpha[..., None, None] * H + np.expm1(half_log)[..., None, None] * _I2, alpha, ok
 
 
 def fbar_cells(
@@ -141,8 +214,8 @@ def fbar_cells(
     --------
     On a square at nu = 0.4999 the full QUAD4 resists the bending mode u_x = x y, whose
     volumetric strain y averages to zero, with the bulk modulus (2223 times E); F-bar's tangent
-    at u = 0 gives it a shear-modulus energy, the same order as B-bar's 1.037 E
-    (:func:`~fem2d.fe.bbar.bbar_stiffness_matrices`):
+    at u = 0 gives it a shear-modulus energy, :math:`\mu\,(28/9 - 4/9)` against B-bar's
+    :math:`\mu\, 28/9 = 1.037 E` (:func:`~fem2d.fe.bbar.bbar_stiffness_matrices`):
 
     >>> xy = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
     >>> cell = CellBlock("quad4", np.arange(4)[None])
@@ -158,18 +231,17 @@ def fbar_cells(
     energy = np.zeros(nc)
     force = np.zeros((nc, nn, 2))
     KT = np.zeros((nc, nn, 2, nn, 2)) if tangent else None
-    centre = cell_centre(block.kind)
     n_bad = 0
     for start in range(0, nc, CHUNK):  # chunks of cells, not a loop per cell
         sub = CellBlock(block.kind, block.nodes[start : start + CHUNK])
         m = len(sub)
         geo = cell_geometry(points, sub, rule, group, check=False)
         check_jacobians(geo.det, block.kind, group, offset=start)
-        grad0 = cell_geometry(points, sub, centre, group, check=False).grad  # (m, 1, nn, 2)
         H = _displacement_gradients(ue[start : start + m], geo.grad)
-        H0 = _displacement_gradients(ue[start : start + m], grad0)
-        Hbar, alpha, ok = fbar_gradients(H, H0)
-        n_bad += int((~ok.all(axis=1)).sum())
+        phi, dphi, d2phi = _volume_change(block.kind, points, sub, ue[start : start + m], geo, H, group,
+                                          2 if tangent else 1)
+        Hbar, alpha, ok = fbar_gradients(H, phi)
+        n_bad += int((~ok).sum())
         if n_bad:
             continue  # only count the rest
         Fbar = _I2 + Hbar
@@ -179,37 +251,34 @@ def fbar_cells(
         energy[start : start + m] = np.einsum("cq,cq->c", dx, W)
         F = _I2 + H
         Fi, _ = _inverse(F)
-        F0i = np.broadcast_to(_inverse(_I2 + H0)[0], F.shape)
+        Fit = np.swapaxes(Fi, -1, -2)
         P = Fbar @ S
-        PF = np.einsum("cqaJ,cqaJ->cq", P, F)
-        half = 0.5 * alpha[..., None, None]
-        a = np.concatenate([-half * np.swapaxes(Fi, -1, -2), half * np.swapaxes(F0i, -1, -2)], axis=-1)
-        a = a.reshape(m, nq, 2, 2, 2).transpose(0, 1, 3, 2, 4).reshape(m, nq, 8)  # z = (slot, a, J)
-        P8 = np.concatenate([P.reshape(m, nq, 4), np.zeros((m, nq, 4))], axis=-1)
-        g = alpha[..., None] * P8 + PF[..., None] * a
-        # the shape gradients of z = (F_q, F_0): (m, nq, nn, slot, J)
-        Gz = np.stack([geo.grad, np.broadcast_to(grad0, geo.grad.shape)], axis=3)
-        force[start : start + m] = np.einsum("cqisJ,cqsaJ->cia", Gz * dx[..., None, None, None],
-                                             g.reshape(m, nq, 2, 2, 2))
+        s = 0.5 * np.einsum("cqaJ,cqaJ->cq", P, Fbar)
+        wF = alpha[..., None, None] * P - s[..., None, None] * Fit
+        Gdx = geo.grad * dx[..., None, None]
+        s_total = np.einsum("cq,cq->c", dx, s)
+        force[start : start + m] = np.einsum("cqiJ,cqaJ->cia", Gdx, wF) + s_total[:, None, None] * dphi
         if not tangent:
             continue
         A = (np.einsum("cqaI,cqIJKL,cqbK->cqaJbL", Fbar, CC, Fbar, optimize=True)
              + np.einsum("ab,cqJL->cqaJbL", _I2, S)).reshape(m, nq, 4, 4)
-        D = np.einsum("cqk,cqz->cqkz", F.reshape(m, nq, 4), a)
+        half = 0.5 * alpha
+        a = np.concatenate([(-half[..., None, None] * Fit).reshape(m, nq, 4), half[..., None]], axis=-1)
+        D = np.einsum("cqk,cqy->cqky", F.reshape(m, nq, 4), a)
         D[..., :4] += alpha[..., None, None] * np.eye(4)
-        Q = np.einsum("cqJb,cqKa->cqaJbK", Fi, Fi).reshape(m, nq, 4, 4)
-        Q0 = np.einsum("cqJb,cqKa->cqaJbK", F0i, F0i).reshape(m, nq, 4, 4)
-        d2 = np.einsum("cqy,cqz->cqyz", a, a) / alpha[..., None, None]
-        d2[..., :4, :4] += half * Q
-        d2[..., 4:, 4:] -= half * Q0
-        Hz = (np.swapaxes(D, -1, -2) @ A @ D + np.einsum("cqy,cqz->cqyz", P8, a)
-              + np.einsum("cqy,cqz->cqyz", a, P8) + PF[..., None, None] * d2)
-        # (s, a, J, t, b, L) -> (a, sJ, b, tL), then sum_q Gz_i . Hz_ab . Gz_j as one matmul per cell
-        Hz = Hz.reshape(m, nq, 2, 2, 2, 2, 2, 2).transpose(0, 1, 3, 2, 4, 6, 5, 7).reshape(m, nq, 2, 4, 2, 4)
-        Gf = Gz.reshape(m, nq, nn, 4)
-        GA = np.einsum("cqis,cqasbt->ciabqt", Gf * dx[..., None, None], Hz).reshape(m, nn * 4, nq * 4)
-        Kc = np.matmul(GA, Gf.transpose(0, 1, 3, 2).reshape(m, nq * 4, nn)).reshape(m, nn, 2, 2, nn)
-        KT[start : start + m] = Kc.transpose(0, 1, 2, 4, 3)
+        P5 = np.concatenate([P.reshape(m, nq, 4), np.zeros((m, nq, 1))], axis=-1)
+        curv = np.einsum("cqy,cqz->cqyz", a, a) / (alpha**2)[..., None, None]
+        curv[..., :4, :4] += 0.5 * np.einsum("cqJb,cqKa->cqaJbK", Fi, Fi).reshape(m, nq, 4, 4)
+        w = (np.swapaxes(D, -1, -2) @ A @ D + np.einsum("cqy,cqz->cqyz", P5, a)
+             + np.einsum("cqy,cqz->cqyz", a, P5) + 2.0 * s[..., None, None] * curv)
+        c = np.einsum("cqiJ,cqaJ->cia", Gdx, w[..., :4, 4].reshape(m, nq, 2, 2))
+        KT[start : start + m] = (
+            _pair(geo.grad, w[..., :4, :4].reshape(m, nq, 2, 2, 2, 2), dx)
+            + np.einsum("cia,cjb->ciajb", c, dphi) + np.einsum("cia,cjb->ciajb", dphi, c)
+            + np.einsum("cq,cq->c", dx, w[..., 4, 4])[:, None, None, None, None]
+            * np.einsum("cia,cjb->ciajb", dphi, dphi)
+            + s_total[:, None, None, None, None] * d2phi
+        )
     if n_bad:
         _raise_inverted(n_bad, group)
     return CellResponse(
@@ -228,8 +297,8 @@ def fbar_cauchy_cell_nodal_stresses(
 
         \sigma = \frac{1}{J_0} \bar F S(\bar F) \bar F^T, \qquad \sigma_{zz} = \frac{S_{33}}{J_0},
 
-    with :math:`\bar F` made at each node from :math:`F` there and :math:`J_0` at the centre
-    (:math:`\det \bar F = J_0`): the pressure of a cell is the one of its centre's volume change.
+    with :math:`\bar F` made at each node from :math:`F` there and the cell's :math:`J_0`
+    (:math:`\det \bar F = J_0`): the pressure of a cell is the one of its volume change.
 
     Raises
     ------
@@ -251,12 +320,13 @@ def fbar_cauchy_cell_nodal_stresses(
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     element = reference_element(block.kind)
+    gauss = cell_geometry(points, block, None, check=False)
+    phi, _, _ = _volume_change(block.kind, points, block, ue, gauss, _displacement_gradients(ue, gauss.grad), None,
+                               order=0)
     geo = cell_geometry(points, block, QuadratureRule(element.nodes, np.ones(element.n_nodes)), check=False)
-    grad0 = cell_geometry(points, block, cell_centre(block.kind), check=False).grad
-    Hbar, _, ok = fbar_gradients(_displacement_gradients(ue, geo.grad), _displacement_gradients(ue, grad0))
-    bad = ~ok.all(axis=1)
-    if bad.any():
-        _raise_inverted(int(bad.sum()), None)
+    Hbar, _, ok = fbar_gradients(_displacement_gradients(ue, geo.grad), phi)
+    if not ok.all():
+        _raise_inverted(int((~ok).sum()), None)
     Fbar = _I2 + Hbar
     J0 = 1.0 + _det(Hbar)
     _, S, S33, _ = material_response(Fbar, law, mu, lam, tangent=False, H=Hbar)
