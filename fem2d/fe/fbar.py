@@ -75,7 +75,13 @@ dilatation's fluctuation, and neither carries the bulk modulus on it.
 Why the mean on quadratic cells, measured on Lamé's thick cylinder (radii 1 and 2, plane
 strain, nu = 0.4999, p = 1e-4 E, 4 x 8 QUAD8 cells): the centre value leaves the radial
 displacement 5.8 % off (the volume change at one point of a quadratic cell is a poor
-constraint on its area), the mean 0.009 % (small-strain B-bar: 0.004 %).
+constraint on its area), the mean 0.009 % (small-strain B-bar: 0.004 %). But on quadratic
+quads F-bar is not stable under compression: the tangent of a 4 x 4 block at nu = 0.3 in the
+homogeneous plane-strain compression (which the full cells carry with a positive definite
+tangent) has a negative eigenvalue from 22 % compression on QUAD8 and 6 % on QUAD9 (TRI6: still
+positive at 30 %, its smallest eigenvalue a quarter of the full cells'); QUAD4 stays positive
+definite to 30 % at nu = 0.3 and 0.499. Bodies (:class:`~fem2d.model.bodies.Body`) take F-bar
+on QUAD4 cells only.
 
 Example: a linear field, one volume change per cell already, is left as it is (the energy
 and force of :func:`~fem2d.fe.hyperelastic.hyperelastic_cells`):

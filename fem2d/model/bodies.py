@@ -96,8 +96,8 @@ class Body:
         to 0.4999) in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 and TRI6 cells
         (TRI3 cannot be helped: refused; and a TRI3 body with nu above
         :data:`TRI3_NU_LIMIT` = 0.49 is refused in plane strain and axisymmetry, where it locks).
-        With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`): the law at
-        :math:`\bar F = (J_0 / J)^{1/2} F`, the volume change :math:`J_0` of the cell's centre.
+        With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4 cells only: the
+        law at :math:`\bar F = (J_0 / J)^{1/2} F`, the volume change :math:`J_0` of the cell's centre.
         A ``"corotational"`` body refuses it (its strain is small in a turning frame, where
         B-bar would be the way; not done).
 
@@ -220,6 +220,12 @@ class Body:
             if self.volumetric == "bbar":
                 if (why := bbar_support(block.kind, self.hypothesis)) is not None:
                     raise ModelError(self, "volumetric", f"group {self.group!r}: {why}")
+                if self.kinematics == "finite" and block.kind != "quad4":
+                    raise ModelError(self, "volumetric", f"group {self.group!r}: F-bar (\"bbar\" with \"finite\" "
+                                                         f"kinematics) is for QUAD4 cells: on {block.kind.upper()} "
+                                                         "cells its tangent loses its stability under compression "
+                                                         "(QUAD9 cells at 6 %, QUAD8 at 22 %); mesh the body with "
+                                                         "QUAD4 cells")
             k = self.cell_stiffness(mesh.points, block)
             m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group,
                               axisymmetric=self.axisymmetric)
