@@ -212,8 +212,8 @@ def hyperelastic_cells(
     tangent : bool
         Also compute the tangent (default True).
     fbar : bool
-        F-bar: the law at :math:`\bar F = (J_0 / J)^{1/2} F`, :math:`J_0` the volume change at
-        the cell's centre, for nearly incompressible bodies (:func:`fem2d.fe.fbar.fbar_cells`).
+        F-bar: the law at :math:`\bar F = (J_0 / J)^{1/2} F`, :math:`J_0` the volume change of
+        the cell, for nearly incompressible bodies (:func:`fem2d.fe.fbar.fbar_cells`).
 
     Returns
     -------
