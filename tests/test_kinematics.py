@@ -25,7 +25,7 @@ from fem2d.runs.result import run
     ({"law": "saint_venant_kirchhoff", "kinematics": "corotational"}, "law", "needs kinematics = \"finite\""),
     ({"kinematics": "finite", "hypothesis": "plane_stress"}, "kinematics", "plane strain only"),
     ({"kinematics": "corotational", "hypothesis": "axisymmetric"}, "kinematics", "plane bodies"),
-    ({"kinematics": "finite", "volumetric": "bbar"}, "volumetric", "for \"small\" kinematics"),
+    ({"kinematics": "corotational", "volumetric": "bbar"}, "volumetric", "for \"small\" and \"finite\" kinematics"),
     ({"kinematics": "corotational", "rayleigh": (0.0, 1e-4)}, "rayleigh", "rigid rotation"),
 ])
 def test_a_combination_a_body_cannot_take_is_refused_naming_its_key(given, key, words):

@@ -176,6 +176,7 @@ def hyperelastic_cells(
     rule: QuadratureRule | None = None,
     group: str | None = None,
     tangent: bool = True,
+    fbar: bool = False,
 ) -> CellResponse:
     r"""Energy, internal force and tangent of hyperelastic plane-strain cells (total Lagrangian).
 
@@ -210,6 +211,9 @@ def hyperelastic_cells(
         Group name, for messages.
     tangent : bool
         Also compute the tangent (default True).
+    fbar : bool
+        F-bar: the law at :math:`\bar F = (J_0 / J)^{1/2} F`, :math:`J_0` the volume change of
+        the cell, for nearly incompressible bodies (:func:`fem2d.fe.fbar.fbar_cells`).
 
     Returns
     -------
@@ -235,6 +239,10 @@ def hyperelastic_cells(
     >>> round(float(out.force[0, 2] + out.force[0, 4]), 6), round(float(out.energy[0]), 6)
     (0.40425, 0.019294)
     """
+    if fbar:
+        from fem2d.fe.fbar import fbar_cells  # (it builds on this module)
+
+        return fbar_cells(points, block, u, law, E, nu, thickness, rule, group, tangent)
     _check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
@@ -275,7 +283,7 @@ def hyperelastic_cells(
 
 
 def cauchy_cell_nodal_stresses(
-    points: np.ndarray, block: CellBlock, u: np.ndarray, law: str, E: float, nu: float
+    points: np.ndarray, block: CellBlock, u: np.ndarray, law: str, E: float, nu: float, fbar: bool = False
 ) -> np.ndarray:
     r"""Cauchy stress of each cell at its own nodes (Pa), shape (nc, nn, 4): (xx, yy, xy, zz).
 
@@ -287,7 +295,8 @@ def cauchy_cell_nodal_stresses(
         \quad (F_{33} = 1),
 
     with :math:`S, S_{33}` from :func:`material_response`: :math:`S_{33} = \lambda \operatorname{tr} E`
-    (Saint Venant-Kirchhoff), :math:`\lambda \ln J` (neo-Hookean).
+    (Saint Venant-Kirchhoff), :math:`\lambda \ln J` (neo-Hookean). ``fbar``: those of
+    :math:`\bar F` (:func:`fem2d.fe.fbar.fbar_cauchy_cell_nodal_stresses`).
 
     Raises
     ------
@@ -305,6 +314,10 @@ def cauchy_cell_nodal_stresses(
     >>> cauchy_cell_nodal_stresses(X, block, u, "saint_venant_kirchhoff", 2.6, 0.3)[0, 0].round(6)
     array([0.40425 , 0.143182, 0.      , 0.143182])
     """
+    if fbar:
+        from fem2d.fe.fbar import fbar_cauchy_cell_nodal_stresses
+
+        return fbar_cauchy_cell_nodal_stresses(points, block, u, law, E, nu)
     _check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)

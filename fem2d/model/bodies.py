@@ -97,6 +97,10 @@ class Body:
         to 0.4999) in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 and TRI6 cells
         (TRI3 cannot be helped: refused; and a TRI3 body with nu above
         :data:`TRI3_NU_LIMIT` = 0.49 is refused in plane strain and axisymmetry, where it locks).
+        With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4 cells only: the
+        law at :math:`\bar F = (J_0 / J)^{1/2} F`, the volume change :math:`J_0` of the cell's centre.
+        A ``"corotational"`` body refuses it (its strain is small in a turning frame, where
+        B-bar would be the way; not done).
 
     Examples
     --------
@@ -172,9 +176,10 @@ class Body:
         if self.kinematics == "finite" and self.hypothesis != "plane_strain":
             raise ModelError(self, "kinematics", f"\"finite\" strain is available in plane strain only, not with "
                                                  f"hypothesis {self.hypothesis!r}")
-        if self.volumetric != "full":
-            raise ModelError(self, "volumetric", f"{self.volumetric!r} is for \"small\" kinematics; a "
-                                                 f"{self.kinematics!r} body integrates its volume change in full")
+        if self.volumetric == "bbar" and self.kinematics == "corotational":
+            raise ModelError(self, "volumetric", "\"bbar\" is for \"small\" and \"finite\" kinematics (F-bar): a "
+                                                 "\"corotational\" body integrates its volume change in full; for a "
+                                                 "nearly incompressible body that turns, use \"finite\"")
         if self.rayleigh[1]:
             raise ModelError(self, "rayleigh", f"stiffness-proportional damping (a_K = {self.rayleigh[1]!r}) "
                                                f"would damp a {self.kinematics!r} body's rigid rotation: use a_K = 0")
@@ -216,16 +221,34 @@ class Body:
             if self.volumetric == "bbar":
                 if (why := bbar_support(block.kind, self.hypothesis)) is not None:
                     raise ModelError(self, "volumetric", f"group {self.group!r}: {why}")
-                k = bbar_stiffness_matrices(mesh.points, block, self.E, self.nu, self.hypothesis, self.thickness,
-                                            group=self.group)
-            elif self.axisymmetric:
-                k = axisymmetric_stiffness_matrices(mesh.points, block, self.hooke, group=self.group)
-            else:
-                k = stiffness_matrices(mesh.points, block, self.hooke, self.thickness, group=self.group)
+                if self.kinematics == "finite" and block.kind != "quad4":
+                    raise ModelError(self, "volumetric", f"group {self.group!r}: F-bar (\"bbar\" with \"finite\" "
+                                                         f"kinematics) is for QUAD4 cells: on {block.kind.upper()} "
+                                                         "cells its tangent loses its stability under compression "
+                                                         "(QUAD9 cells at 6 %, QUAD8 at 22 %); mesh the body with "
+                                                         "QUAD4 cells")
+            k = self.cell_stiffness(mesh.points, block)
             m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group,
                               axisymmetric=self.axisymmetric)
             out.append((k, m, node_dofs(block.nodes)))
         return out
+
+    def cell_stiffness(self, points: np.ndarray, block) -> np.ndarray:
+        """The small-strain stiffness matrices (n_cells, 2 nn, 2 nn) of a block of the body's cells:
+        Hooke's, B-bar's (:func:`~fem2d.fe.bbar.bbar_stiffness_matrices`) or, for a ``"finite"``
+        B-bar body, F-bar's tangent at rest (:func:`~fem2d.fe.fbar.fbar_cells`, the in-plane
+        dilatation's change spread over two directions instead of three)."""
+        if self.volumetric == "bbar" and self.kinematics == "finite":
+            from fem2d.fe.fbar import fbar_cells
+
+            return fbar_cells(points, block, np.zeros(2 * len(points)), self.finite_law, self.E, self.nu,
+                              self.thickness, group=self.group).tangent
+        if self.volumetric == "bbar":
+            return bbar_stiffness_matrices(points, block, self.E, self.nu, self.hypothesis, self.thickness,
+                                           group=self.group)
+        if self.axisymmetric:
+            return axisymmetric_stiffness_matrices(points, block, self.hooke, group=self.group)
+        return stiffness_matrices(points, block, self.hooke, self.thickness, group=self.group)
 
     def cell_nodal_stresses(self, mesh: Mesh, block, u: np.ndarray) -> np.ndarray:
         """Stresses (Pa) of each cell of ``block`` (one of the body's) at its own nodes, shape
@@ -238,7 +261,8 @@ class Body:
         if self.kinematics == "finite":  # the Cauchy stress of the deformed cell
             from fem2d.fe.hyperelastic import cauchy_cell_nodal_stresses
 
-            return cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E, self.nu)
+            return cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E, self.nu,
+                                              fbar=self.volumetric == "bbar")
         if self.volumetric == "bbar":
             return bbar_cell_nodal_stresses(mesh.points, block, u, self.E, self.nu, self.hypothesis)
         if self.axisymmetric:

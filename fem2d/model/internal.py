@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from fem2d.fe import node_dofs, stiffness_matrices
+from fem2d.fe import node_dofs
 from fem2d.fe.corotational import corotational_cells, corotational_frame
 from fem2d.fe.hyperelastic import hyperelastic_cells
 from fem2d.mesh.mesh import CellBlock, Mesh
@@ -80,7 +80,7 @@ class NonlinearBodies:
         parts, k_blocks, dof_blocks = [], [], []
         for body in self.bodies:
             for block in blocks_of(mesh, body, "group", body.group, dimension=2):
-                k = stiffness_matrices(self._points, block, body.hooke, body.thickness, group=body.group)
+                k = body.cell_stiffness(self._points, block)
                 dofs = node_dofs(block.nodes)
                 frame = corotational_frame(self._points, block) if body.kinematics == "corotational" else None
                 parts.append(BodyPart(body, block, dofs, k, frame))
@@ -117,7 +117,8 @@ class NonlinearBodies:
                                               frame=part.frame)
             else:
                 response = hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E, body.nu,
-                                              body.thickness, group=body.group, tangent=tangent)
+                                              body.thickness, group=body.group, tangent=tangent,
+                                              fbar=body.volumetric == "bbar")
             energy += float(response.energy.sum())
             # the remainder cell by cell, on the cells' displacements about their mean: K u of a body
             # that has slid 15 m would carry a round-off of 1e-16 x 15 m x its stiffness
