@@ -64,8 +64,6 @@ if TYPE_CHECKING:
     from fem2d.dynamics.stepper import NewmarkStepper, StepState
 
 
-DEBUG = False
-
 #: The symmetric indefinite solver that factorises the tangents in place of a Cholesky one.
 INDEFINITE = {"pardiso-cholesky": "pardiso-ldlt", "cholmod": "superlu"}
 
@@ -201,9 +199,6 @@ class NewtonIterations:
             moved = float(np.max(np.abs(du_new - du), initial=0.0))
             reach = float(np.max(np.abs(du_new), initial=0.0))
             du, g = du_new, g_new
-            if DEBUG:
-                print("   it", iterations, "res", residual, "moved/reach", moved / max(reach, 1e-300), "scale", scale,
-                      "|oob|", np.abs(out_of_balance).max(), "|change|", np.abs(change).max())
             if residual <= settings.tolerance or iterations > 1 and moved <= settings.correction * reach:
                 break
             if iterations >= settings.max_iterations or not np.isfinite(residual):

@@ -33,6 +33,18 @@ def _rotate(R: np.ndarray, v: np.ndarray) -> np.ndarray:
     return out
 
 
+def _local_displacements(theta: np.ndarray, ue: np.ndarray, Xc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Each cell's rotation ``R(theta)`` (nc, 2, 2) and its nodes' displacement seen from it,
+    :math:`u^{loc} = R^T x - X = R^T u + (R^T - I) X` (nc, nn, 2), with ``ue`` and ``Xc`` about
+    each cell's mean node and :math:`\cos\theta - 1 = -2 \sin^2(\theta/2)` (no round-off of
+    the positions' magnitude)."""
+    c, s = np.cos(theta), np.sin(theta)
+    R = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+    cm1 = -2.0 * np.sin(0.5 * theta) ** 2
+    RtmI = np.stack([np.stack([cm1, s], -1), np.stack([-s, cm1], -1)], -2)
+    return R, _rotate(R.transpose(0, 2, 1), ue) + _rotate(RtmI, Xc)
+
+
 def corotational_frame(points: np.ndarray, block: CellBlock) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What :func:`corotational_cells` needs of the reference cells, made once for a run: the
     shape gradients at each cell's centre (nc, nn, 2), the nodes about each cell's mean
@@ -155,14 +167,10 @@ def corotational_cells(
         raise InvertedCells(
             f"corotational: {int(bad.sum())} cell(s) turned inside out (det F <= 0 at the centre); cut the step"
         )
-    theta = np.arctan2(a, b)
-    c, s = np.cos(theta), np.sin(theta)
-    R = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)  # (nc, 2, 2)
+    R, u_loc = _local_displacements(np.arctan2(a, b), ue, Xc)
+    u_loc = u_loc.reshape(nc, 2 * nn)
+    c, s = R[:, 0, 0], R[:, 1, 0]
     dR = np.stack([np.stack([-s, -c], -1), np.stack([c, -s], -1)], -2)  # dR/dtheta
-    # u_loc = R^T x - X = R^T u + (R^T - I) X, with cos(theta) - 1 = -2 sin^2(theta / 2)
-    cm1 = -2.0 * np.sin(0.5 * theta) ** 2
-    RtmI = np.stack([np.stack([cm1, s], -1), np.stack([-s, cm1], -1)], -2)
-    u_loc = (_rotate(R.transpose(0, 2, 1), ue) + _rotate(RtmI, Xc)).reshape(nc, 2 * nn)
     f = np.einsum("cij,cj->ci", K, u_loc)
     energy = 0.5 * np.einsum("ci,ci->c", u_loc, f)
     g = (b[:, None] * A - a[:, None] * B) / r2[:, None]
@@ -218,20 +226,14 @@ def corotational_cell_nodal_stresses(points: np.ndarray, block: CellBlock, u: np
     >>> bool(np.allclose(sigma, 1e-3 * np.array([c * c, s * s, c * s]), atol=1e-12))
     True
     """
-    Xe, ue = cell_positions(points, block, u)
+    cell_positions(points, block, u)  # (its checks of u's size)
+    g0, Xc, dofs = corotational_frame(points, block)
     nc, nn = block.nodes.shape
-    element = reference_element(block.kind)
-    centre = QuadratureRule(element.nodes.mean(axis=0)[None, :], np.ones(1))
-    g0 = cell_geometry(points, block, centre, check=False).grad[:, 0]
+    ue = np.asarray(u, dtype=float).ravel()[dofs].reshape(nc, nn, 2)
     ue = ue - ue.mean(axis=1, keepdims=True)
     H = np.einsum("cja,cjk->cak", ue, g0)  # F - I at the centre
-    theta = np.arctan2(H[:, 1, 0] - H[:, 0, 1], 2.0 + H[:, 0, 0] + H[:, 1, 1])
-    c, s = np.cos(theta), np.sin(theta)
-    R = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
-    cm1 = -2.0 * np.sin(0.5 * theta) ** 2
-    RtmI = np.stack([np.stack([cm1, s], -1), np.stack([-s, cm1], -1)], -2)
-    Xc = Xe - Xe.mean(axis=1, keepdims=True)
-    u_loc = _rotate(R.transpose(0, 2, 1), ue) + _rotate(RtmI, Xc)  # (nc, nn, 2)
+    R, u_loc = _local_displacements(np.arctan2(H[:, 1, 0] - H[:, 0, 1], 2.0 + H[:, 0, 0] + H[:, 1, 1]), ue, Xc)
+    element = reference_element(block.kind)
     at_nodes = QuadratureRule(element.nodes, np.ones(element.n_nodes))
     grad = cell_geometry(points, block, at_nodes, check=False).grad  # (nc, nq=nn, nn, 2)
     Hl = np.einsum("cja,cqjk->cqak", u_loc, grad)
