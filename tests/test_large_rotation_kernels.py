@@ -257,3 +257,46 @@ def test_newton_converges_quadratically_to_a_large_rotation(model):
     assert len(residuals) <= 7
     r = np.array(residuals[-4:-1]) / residuals[0]
     assert r[2] < 10 * r[1] ** 2  # quadratic: r_{k+1} ~ r_k^2
+
+
+@pytest.mark.parametrize("kind", ["tri3", "tri6", "quad4", "quad8", "quad9"])
+@pytest.mark.parametrize("interpreted", [False, True])
+def test_the_compiled_corotational_kernel_gives_the_formulation_s_numbers(kind, interpreted):
+    """One pass per cell (compiled, or its source interpreted) against the vectorised
+    formulation: energy, remainder f_int - K u_e (u_e about the cell's mean node) and tangent,
+    to round-off, over cells turned by angles of every quadrant and slid far away."""
+    from fem2d.fe.corotational import corotational_frame
+    from fem2d.fe.corotational_kernel import corotational_remainder
+
+    X, _ = one_cell(kind)
+    nn = len(X)
+    angles = [-3.0, -1.9, -0.4, 0.0, 1e-7, 0.7, 2.2, 3.1]
+    points = np.vstack([X + 2.0 * k for k in range(len(angles))])
+    block = CellBlock(kind, np.arange(len(points)).reshape(len(angles), nn))
+    u = np.concatenate([deformation(X, a, shift=(15.0, -4.0)) for a in angles])
+    K = stiffness_matrices(points, block, elasticity_matrix(E, NU))
+    frame = corotational_frame(points, block)
+    ref = corotational_cells(points, block, u, K, frame=frame)
+    ue = u[frame[2]].reshape(len(angles), nn, 2)
+    ue = (ue - ue.mean(axis=1, keepdims=True)).reshape(len(angles), -1)
+    remainder = ref.force - (K @ ue[..., None])[..., 0]
+    energy, rest, tangent, inverted = corotational_remainder(u, frame[2], frame, K, tangent=True,
+                                                             interpreted=interpreted)
+    assert inverted == 0
+    assert rel(energy, ref.energy) < 1e-12
+    assert np.abs(rest - remainder).max() < 1e-12 * np.abs(ref.force).max()
+    assert rel(tangent, ref.tangent) < 1e-13
+    energy2, rest2, none, _ = corotational_remainder(u, frame[2], frame, K)
+    assert none is None and np.array_equal(energy2, energy) and np.array_equal(rest2, rest)
+
+
+def test_the_compiled_corotational_kernel_counts_inverted_cells():
+    from fem2d.fe.corotational import corotational_frame
+    from fem2d.fe.corotational_kernel import corotational_remainder
+
+    X, block = one_cell("quad4")
+    K = stiffness_matrices(X, block, elasticity_matrix(E, NU))
+    mirrored = (X * [-1.0, 1.0] - X).ravel()  # det F = -1
+    frame = corotational_frame(X, block)
+    assert corotational_remainder(mirrored, frame[2], frame, K)[3] == 1
+    assert corotational_remainder(np.zeros(X.size), frame[2], frame, K)[3] == 0

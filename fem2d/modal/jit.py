@@ -28,6 +28,7 @@ from __future__ import annotations
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 __all__ = ["BREAK_EVEN_EVALUATIONS", "NATIVE_BREAK_EVEN_EVALUATIONS", "compiled", "dispatcher", "is_loaded",
@@ -114,7 +115,8 @@ def dispatcher(entry: F) -> F:
 
         from fem2d.modal.jit_cache import configure_numba
 
-        cache = configure_numba()  # before numba looks for a cached kernel: a private directory, or none
+        # before numba looks for a cached kernel: a private directory, or none
+        cache = configure_numba(Path(entry.__code__.co_filename).resolve().parent)
         load_numba_target()
         namespace = dict(entry.__globals__)
         for name in entry.__code__.co_names:

@@ -31,11 +31,12 @@ from fem2d.cache_dirs import NotPrivateError, note, private_dir, user_cache_base
 SOURCE_DIR = Path(__file__).resolve().parent
 
 
-def kernel_cache() -> Path | None:
-    """The directory the compiled kernels are kept in, or None (not kept; see the module
-    docstring). Decided once per process for the same environment."""
+def kernel_cache(source_dir: Path = SOURCE_DIR) -> Path | None:
+    """The directory the compiled kernels whose sources are in ``source_dir`` (the modal
+    kernels' by default) are kept in, or None (not kept; see the module docstring).
+    Decided once per process for the same environment."""
     temp = Path(tempfile.gettempdir())
-    return choose(os.environ.get("NUMBA_CACHE_DIR", ""), SOURCE_DIR, user_cache_base(), temp)
+    return choose(os.environ.get("NUMBA_CACHE_DIR", ""), source_dir, user_cache_base(), temp)
 
 
 @functools.cache
@@ -70,14 +71,16 @@ def choose(numba_cache_dir: str, source_dir: Path, user_cache: Path | None, temp
     return None
 
 
-def configure_numba() -> bool:
-    """Point numba at :func:`kernel_cache` before a ``cache=True`` dispatcher is made;
-    False: compile without cache (nothing is read from any cache directory)."""
+def configure_numba(source_dir: Path = SOURCE_DIR) -> bool:
+    """Point numba at :func:`kernel_cache` before a ``cache=True`` dispatcher of a kernel
+    whose source is in ``source_dir`` is made; False: compile without cache (nothing is read
+    from any cache directory). Each package directory with kernels has its own in-tree
+    ``__pycache__``, checked as private before numba may use it."""
     from numba.core import config
 
-    directory = kernel_cache()
+    directory = kernel_cache(source_dir)
     if directory is None:
         return False
-    if directory != SOURCE_DIR / "__pycache__":  # there numba's in-tree locator finds it alone
+    if directory != source_dir / "__pycache__":  # there numba's in-tree locator finds it alone
         config.CACHE_DIR = str(directory)
     return True

@@ -16,7 +16,8 @@ did, factorising once.
 
 :class:`NonlinearBodies` evaluates :math:`g`, its tangent and the bodies' strain
 energy :math:`W(u)` for a displacement of all dofs, vectorised over each body's
-cells (:func:`fem2d.fe.corotational.corotational_cells`,
+cells (:func:`fem2d.fe.corotational_kernel.corotational_remainder`, compiled, the equations of
+:func:`fem2d.fe.corotational.corotational_cells`;
 :func:`fem2d.fe.hyperelastic.hyperelastic_cells`), and keeps the last evaluation:
 the step's last Newton iteration and the history's energy both ask for the end of
 step.
@@ -30,8 +31,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.fe import node_dofs
-from fem2d.fe.corotational import corotational_cells, corotational_frame
+from fem2d.fe.corotational import corotational_frame
+from fem2d.fe.corotational_kernel import corotational_remainder
 from fem2d.fe.hyperelastic import hyperelastic_cells
+from fem2d.fe.response import InvertedCells
 from fem2d.mesh.mesh import CellBlock, Mesh
 from fem2d.model.groups import blocks_of
 
@@ -113,21 +116,25 @@ class NonlinearBodies:
         for part in self.parts:
             body = part.body
             if body.kinematics == "corotational":
-                response = corotational_cells(self._points, part.block, u, part.stiffness, tangent=tangent,
-                                              frame=part.frame)
+                cells, rest, cell_tangents, inverted = corotational_remainder(u, part.dofs, part.frame, part.stiffness,
+                                                                              tangent=tangent)
+                if inverted:
+                    raise InvertedCells(f"corotational: {inverted} cell(s) turned inside out (det F <= 0 at the "
+                                        "centre); cut the step")
             else:
                 response = hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E, body.nu,
                                               body.thickness, group=body.group, tangent=tangent,
                                               fbar=body.volumetric == "bbar")
-            energy += float(response.energy.sum())
-            # the remainder cell by cell, on the cells' displacements about their mean: K u of a body
-            # that has slid 15 m would carry a round-off of 1e-16 x 15 m x its stiffness
-            ue = u[part.dofs].reshape(len(part.dofs), -1, 2)
-            ue = (ue - ue.mean(axis=1, keepdims=True)).reshape(len(part.dofs), -1)
-            rest = response.force - (part.stiffness @ ue[..., None])[..., 0]
+                cells, cell_tangents = response.energy, response.tangent
+                # the remainder cell by cell, on the cells' displacements about their mean: K u of a body
+                # that has slid 15 m would carry a round-off of 1e-16 x 15 m x its stiffness
+                ue = u[part.dofs].reshape(len(part.dofs), -1, 2)
+                ue = (ue - ue.mean(axis=1, keepdims=True)).reshape(len(part.dofs), -1)
+                rest = response.force - (part.stiffness @ ue[..., None])[..., 0]
+            energy += float(cells.sum())
             force += np.bincount(part.dofs.ravel(), rest.ravel(), minlength=self.n_dofs)
             if tangent:
-                values.append(response.tangent.ravel())
+                values.append(cell_tangents.ravel())
         self.evaluations += 1
         matrix = None
         if tangent:

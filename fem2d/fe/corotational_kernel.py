@@ -1,0 +1,252 @@
+r"""The corotational cells compiled: :func:`~fem2d.fe.corotational.corotational_cells` as one
+loop over the cells, run by numba.
+
+:func:`corotational_cells` in :mod:`fem2d.fe.corotational` states the formulation and its
+equations and is vectorised over the cells with NumPy: about sixty passes over arrays
+of the cells per evaluation. A body stepping on Newton's iterations evaluates its cells
+twice or more per step, and those passes cost two to four times the whole step of a
+small-strain body (SDNV104's block, ``benchmarks/bench_kinematics.py``). Here the same
+equations are one pass: each cell's nodes are read once, its rotation, force and (when
+asked) tangent made in registers and written once. :func:`corotational_remainder` also
+returns the cell's *remainder* :math:`f_{int} - K_e u_e` (:mod:`fem2d.model.internal`), the
+quantity the steps need, without a second pass.
+
+The kernel is plain Python over arrays, compiled by numba (``cache=True``, in the
+directory private to the user of :mod:`fem2d.modal.jit_cache`) the first time a process
+needs it; the interpreter runs the same source (slowly) where numba is not wanted, and
+the tests check both against the NumPy formulation to round-off.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from fem2d.modal.jit import compiled, kernel
+
+__all__ = ["corotational_remainder"]
+
+
+@kernel()
+def _cells(u, dofs, g0, Xc, K, want_tangent, energy, remainder, tangent):  # pragma: no cover - compiled
+    """One pass over the cells (see :func:`corotational_remainder`); returns the number of
+    cells turned inside out (their outputs are not written)."""
+    nc, nn = g0.shape[0], g0.shape[1]
+    m = 2 * nn
+    ue = np.empty(m)
+    x = np.empty(m)
+    ul = np.empty(m)
+    f = np.empty(m)
+    Ku = np.empty(m)
+    A = np.empty(m)
+    B = np.empty(m)
+    g = np.empty(m)
+    v = np.empty(m)
+    Rf = np.empty(m)
+    Kv = np.empty(m)
+    sym = np.empty(m)
+    h = np.empty(m)
+    bad = 0
+    for c in range(nc):
+        mx = 0.0
+        my = 0.0
+        for j in range(nn):
+            ue[2 * j] = u[dofs[c, 2 * j]]
+            ue[2 * j + 1] = u[dofs[c, 2 * j + 1]]
+            mx += ue[2 * j]
+            my += ue[2 * j + 1]
+        mx /= nn
+        my /= nn
+        a = 0.0
+        b = 2.0
+        f00 = 1.0
+        f01 = 0.0
+        f10 = 0.0
+        f11 = 1.0
+        for j in range(nn):
+            ux = ue[2 * j] - mx
+            uy = ue[2 * j + 1] - my
+            ue[2 * j] = ux
+            ue[2 * j + 1] = uy
+            gx = g0[c, j, 0]
+            gy = g0[c, j, 1]
+            A[2 * j] = -gy
+            A[2 * j + 1] = gx
+            B[2 * j] = gx
+            B[2 * j + 1] = gy
+            a += -gy * ux + gx * uy
+            b += gx * ux + gy * uy
+            f00 += ux * gx
+            f01 += ux * gy
+            f10 += uy * gx
+            f11 += uy * gy
+        if not f00 * f11 - f01 * f10 > 0.0:
+            bad += 1
+            continue
+        r2 = a * a + b * b
+        # cos, sin of theta = atan2(a, b) without a transcendental call, and cos - 1 without
+        # cancellation: -a^2 / (r (r + b)) where b > 0, (b - r) / r where it is not
+        r = math.sqrt(r2)
+        co = b / r
+        si = a / r
+        cm1 = -a * a / (r * (r + b)) if b > 0.0 else (b - r) / r
+        for j in range(nn):
+            ux = ue[2 * j]
+            uy = ue[2 * j + 1]
+            X0 = Xc[c, j, 0]
+            X1 = Xc[c, j, 1]
+            # u_loc = R^T u + (R^T - I) X
+            ul[2 * j] = co * ux + si * uy + cm1 * X0 + si * X1
+            ul[2 * j + 1] = -si * ux + co * uy - si * X0 + cm1 * X1
+            x0 = X0 + ux
+            x1 = X1 + uy
+            x[2 * j] = x0
+            x[2 * j + 1] = x1
+            # v = R'^T x, R' = [[-s, -c], [c, -s]]
+            v[2 * j] = -si * x0 + co * x1
+            v[2 * j + 1] = -co * x0 - si * x1
+        e = 0.0
+        for i in range(m):  # f = K u_loc and K u_e, K read once
+            s = 0.0
+            t = 0.0
+            for k in range(m):
+                kik = K[c, i, k]
+                s += kik * ul[k]
+                t += kik * ue[k]
+            f[i] = s
+            Ku[i] = t
+            e += ul[i] * s
+        energy[c] = 0.5 * e
+        vf = 0.0
+        for i in range(m):
+            g[i] = (b * A[i] - a * B[i]) / r2
+            vf += v[i] * f[i]
+        for j in range(nn):
+            f0 = f[2 * j]
+            f1 = f[2 * j + 1]
+            Rf[2 * j] = co * f0 - si * f1
+            Rf[2 * j + 1] = si * f0 + co * f1
+        for i in range(m):
+            remainder[c, i] = Rf[i] + vf * g[i] - Ku[i]
+        if not want_tangent:
+            continue
+        vKv = 0.0
+        wf = 0.0
+        for i in range(m):
+            s = 0.0
+            for k in range(m):
+                s += K[c, i, k] * v[k]
+            Kv[i] = s
+            vKv += v[i] * s
+            wf -= x[i] * Rf[i]
+            h[i] = 2.0 * (a * A[i] + b * B[i])
+        for j in range(nn):
+            k0 = Kv[2 * j]
+            k1 = Kv[2 * j + 1]
+            f0 = f[2 * j]
+            f1 = f[2 * j + 1]
+            # q = R Kv, p = R' f
+            sym[2 * j] = co * k0 - si * k1 + (-si * f0 - co * f1)
+            sym[2 * j + 1] = si * k0 + co * k1 + (co * f0 - si * f1)
+        gg = vKv + wf
+        for i in range(m):
+            ni = i // 2
+            ai = i % 2
+            for k in range(m):
+                nk = k // 2
+                dk = k % 2
+                # (R K R^T) of the 2 x 2 block of nodes ni, nk: sum_be R_ab K_(ni b)(nk e) R_de
+                k00 = K[c, 2 * ni, 2 * nk]
+                k01 = K[c, 2 * ni, 2 * nk + 1]
+                k10 = K[c, 2 * ni + 1, 2 * nk]
+                k11 = K[c, 2 * ni + 1, 2 * nk + 1]
+                if ai == 0:
+                    r0, r1 = co, -si
+                else:
+                    r0, r1 = si, co
+                if dk == 0:
+                    t0, t1 = co, -si
+                else:
+                    t0, t1 = si, co
+                rkr = r0 * (k00 * t0 + k01 * t1) + r1 * (k10 * t0 + k11 * t1)
+                hs = 0.5 * ((A[i] * B[k] - B[i] * A[k] - g[i] * h[k]) + (A[k] * B[i] - B[k] * A[i] - g[k] * h[i])) / r2
+                tangent[c, i, k] = rkr + sym[i] * g[k] + g[i] * sym[k] + gg * g[i] * g[k] + vf * hs
+    return bad
+
+
+def corotational_remainder(
+    u: np.ndarray,
+    dofs: np.ndarray,
+    frame: tuple[np.ndarray, np.ndarray, np.ndarray],
+    stiffness: np.ndarray,
+    tangent: bool = False,
+    interpreted: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
+    r"""Energy, remainder and tangent of corotational cells in one compiled pass.
+
+    With the notation of :func:`~fem2d.fe.corotational.corotational_cells` (its equations,
+    the same numbers to round-off), each cell's displacement :math:`u_e` taken about its
+    mean node gives
+
+    .. math::
+
+        W_e = \tfrac12 u^{loc\,T} K_e u^{loc}, \qquad
+        r_e = f^{int}_e - K_e u_e, \qquad
+        K^T_e = \partial f^{int}_e / \partial u_e ,
+
+    the cell's energy, the *remainder* of its internal force over the small-strain one
+    (:mod:`fem2d.model.internal`) and its tangent.
+
+    Parameters
+    ----------
+    u : ndarray, shape (n_dofs,)
+        Displacement of all dofs (m).
+    dofs : ndarray, shape (nc, 2 nn)
+        The cells' dofs (interleaved x, y per node).
+    frame : tuple
+        :func:`~fem2d.fe.corotational.corotational_frame` of the cells.
+    stiffness : ndarray, shape (nc, 2 nn, 2 nn)
+        The cells' small-strain stiffness matrices (N/m).
+    tangent : bool
+        Also make the tangents.
+    interpreted : bool
+        Run the kernel's source in the interpreter instead of compiled (slow: for tests).
+
+    Returns
+    -------
+    energy : ndarray, shape (nc,)
+    remainder : ndarray, shape (nc, 2 nn)
+    tangent : ndarray, shape (nc, 2 nn, 2 nn) or None
+    inverted : int
+        Cells with :math:`\det F \le 0` at the centre (their outputs are not made).
+
+    Examples
+    --------
+    A unit square turned by 1 rad: no energy, and a remainder that cancels the
+    small-strain force of the rotation's displacement, :math:`-K_e u_e`:
+
+    >>> from fem2d.fe.corotational import corotational_frame
+    >>> from fem2d.fe.elasticity import elasticity_matrix, stiffness_matrices
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    >>> block = CellBlock("quad4", [[0, 1, 2, 3]])
+    >>> K = stiffness_matrices(X, block, elasticity_matrix(1.0, 0.3))
+    >>> c, s = np.cos(1.0), np.sin(1.0)
+    >>> u = (X @ np.array([[c, s], [-s, c]]) - X).ravel()
+    >>> frame = corotational_frame(X, block)
+    >>> W, r, _, bad = corotational_remainder(u, frame[2], frame, K, interpreted=True)
+    >>> ue = u.reshape(4, 2) - u.reshape(4, 2).mean(axis=0)
+    >>> bool(abs(W[0]) < 1e-15 and np.allclose(r[0], -K[0] @ ue.ravel(), atol=1e-14)), bad
+    (True, 0)
+    """
+    g0, Xc, _ = frame
+    nc, m = dofs.shape
+    energy = np.zeros(nc)
+    remainder = np.zeros((nc, m))
+    out_tangent = np.zeros((nc, m, m)) if tangent else np.zeros((0, m, m))
+    run = _cells if interpreted else compiled(_cells)
+    bad = run(np.ascontiguousarray(u, dtype=float), np.ascontiguousarray(dofs, dtype=np.int64),
+              np.ascontiguousarray(g0, dtype=float), np.ascontiguousarray(Xc, dtype=float),
+              np.ascontiguousarray(stiffness, dtype=float), bool(tangent), energy, remainder, out_tangent)
+    return energy, remainder, (out_tangent if tangent else None), int(bad)
