@@ -245,7 +245,7 @@ def corotational_remainder(
     energy = np.zeros(nc)
     remainder = np.zeros((nc, m))
     out_tangent = np.zeros((nc, m, m)) if tangent else np.zeros((0, m, m))
-    run = _cells if interpreted else compiled(_cells)
+    run = _cells if interpreted else compiled(_cells).dispatcher()  # numba's (no native entry point)
     bad = run(np.ascontiguousarray(u, dtype=float), np.ascontiguousarray(dofs, dtype=np.int64),
               np.ascontiguousarray(g0, dtype=float), np.ascontiguousarray(Xc, dtype=float),
               np.ascontiguousarray(stiffness, dtype=float), bool(tangent), energy, remainder, out_tangent)
