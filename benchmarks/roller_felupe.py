@@ -22,14 +22,15 @@ FElupe's nodal contact forces are read as its solid's internal force at the rim 
 them at equilibrium); fem2d's are its Lagrange multipliers (``slave_normal_force``).
 
 Compared at full load, from the nodal normal contact forces :math:`F_j` of the rim nodes (per
-metre of thickness) of each tool, measured the same way (:mod:`fem2d.post.pressure`): the total
-contact force :math:`\sum_j F_j`; the contact half-width
-:math:`a = 2\sqrt{\sum_j F_j (s_j - \bar s)^2 / \sum_j F_j}` (s the reference abscissa x of the
-rim nodes), and the count ``contact_extent`` (half the span of the nodes carrying a force above 1e-9 of the
-largest); the
-peak pressure :math:`\max_j F_j / w_j` with the reference tributary lengths
-:math:`w_j = \int \phi_j\, d\Gamma` of the rim. fem2d's own quantities (``peak_pressure``,
-``contact_half_width``, ``contact_extent``, the hub's reaction) are printed beside them; the last
+metre of thickness) of each tool, measured the same way (:mod:`fem2d.post.pressure`) on each
+tool's own deformed rim :math:`x_j = X_j + u_j` (the configuration fem2d measures a finite-strain
+body's contact on): the total contact force :math:`\sum_j F_j`; the contact half-width
+:math:`a = 2\sqrt{\sum_j F_j (s_j - \bar s)^2 / \sum_j F_j}` (s the current abscissa of the
+rim nodes along the contact, here x), and the count ``contact_extent`` (half the span of the nodes
+carrying a force above 1e-9 of the largest); the peak pressure :math:`\max_j F_j / w_j` with the
+current tributary lengths :math:`w_j = \int \phi_j\, d\Gamma` of the deformed rim. fem2d's own
+quantities (``peak_pressure``, ``contact_half_width``, ``contact_extent``, the hub's reaction,
+measured on the same deformed rim) are printed beside them; the last
 row compares the hub's reaction, fem2d's ``HUB_reaction_y`` against FElupe's internal force at the
 hub.
 
@@ -117,20 +118,24 @@ def run_felupe(fem, mesh, rim: np.ndarray, penalty: float):
     # the contact force on each rim node is, at equilibrium, the solid's internal force there (the
     # contact item evaluated again after the job would take a multiplier updated on the last state)
     force = np.asarray(solid.assemble.vector(field).todense()).ravel()[: 2 * len(points)].reshape(-1, 2)
-    return force[rim, 1], float(max(0.0, -gap.min())), wall, float(force[hub[:-1], 1].sum())
+    return (force[rim, 1], float(max(0.0, -gap.min())), wall, float(force[hub[:-1], 1].sum()),
+            u.values[rim])
 
 
-def measures(zone, forces: np.ndarray) -> dict[str, float]:
-    """Total force, half-width, extent and peak pressure of rim forces in the zone's slave order."""
+def measures(zone, forces: np.ndarray, displacement: np.ndarray | None) -> dict[str, float]:
+    """Total force, half-width, extent and peak pressure of rim forces in the zone's slave order,
+    on the rim displaced by ``displacement`` (n_rim, 2), or on the reference rim (None)."""
     from fem2d.post.pressure import abscissa, half_width, zone_pressure
 
-    s = abscissa(zone)
-    carrying = s[forces > 1e-9 * forces.max()]  # not the round-off of a free node's equilibrium
+    carries = forces > 1e-9 * forces.max()  # not the round-off of a free node's equilibrium
+    s = abscissa(zone, displacement, np.where(carries, forces, 0.0))
+    carrying = s[carries]
     return {
         "total contact force (N/m)": float(forces.sum()),
         "contact half-width a (m)": half_width(s, forces),
         "contact extent (m)": 0.5 * float(np.ptp(carrying)) if len(carrying) else 0.0,
-        "peak pressure (Pa)": float(zone_pressure(zone, forces[None, :])[0].max()),
+        "peak pressure (Pa)": float(zone_pressure(zone, forces[None, :], 1.0,
+                                                  None if displacement is None else displacement[None])[0].max()),
     }
 
 
@@ -144,6 +149,7 @@ def main() -> None:
     result, wall_fem2d = run_fem2d(mesh)
     zone = result.fields.system.zones[0]
     f_fem2d = np.asarray(result.histories["slave_normal_force"])[-1]
+    d_fem2d = np.column_stack([result.histories["slave_dx"][-1], result.histories["slave_dy"][-1]])
     q = result.quantities
     print(f"## Roller R = {R} m, E = {E:g} Pa, nu = {NU}, neo-Hookean, plane strain, pressed D = {D} m "
           f"({len(mesh.group('DISC').nodes)} QUAD4 cells, {len(zone.slave_nodes)} rim nodes)\n")
@@ -158,20 +164,21 @@ def main() -> None:
     except ImportError:
         print("FElupe is not installed: `pip install felupe` (e.g. /work/venv/bin/pip install felupe) to compare.")
         return
-    f_felupe, penetration, wall_felupe, hub_felupe = run_felupe(fem, mesh, zone.slave_nodes, args.penalty)
+    f_felupe, penetration, wall_felupe, hub_felupe, d_felupe = run_felupe(fem, mesh, zone.slave_nodes, args.penalty)
     print(f"FElupe {fem.__version__}: {wall_felupe:.1f} s, penalty contact (multiplier {args.penalty:g} x mean "
           f"normal stiffness), largest penetration {penetration:.3e} m\n")
-    a, b = measures(zone, f_fem2d), measures(zone, f_felupe)
-    print("| quantity | fem2d (Lagrange) | FElupe (penalty) | (FElupe - fem2d) / fem2d |")
-    print("|---|---:|---:|---:|")
+    a, b = measures(zone, f_fem2d, d_fem2d), measures(zone, f_felupe, d_felupe)
+    undeformed = measures(zone, f_fem2d, None)  # what the reference rim would say of the same forces
+    print("| quantity | fem2d (Lagrange) | FElupe (penalty) | (FElupe - fem2d) / fem2d | fem2d on the reference rim |")
+    print("|---|---:|---:|---:|---:|")
     for key in a:
         rel = (b[key] - a[key]) / a[key] if a[key] else float("nan")
-        print(f"| {key} | {a[key]:.6g} | {b[key]:.6g} | {rel:+.2e} |")
+        print(f"| {key} | {a[key]:.6g} | {b[key]:.6g} | {rel:+.2e} | {undeformed[key]:.6g} |")
     # fem2d's reaction is K u - f - f_c on the held dofs: the small-strain K, without the finite body's
     # remainder g(u), so it differs from the contact force it balances
     reaction = q["HUB_reaction_y"]
     print(f"| hub reaction y (N/m; fem2d: its HUB_reaction_y) | {reaction:.6g} | {hub_felupe:.6g} | "
-          f"{(hub_felupe - reaction) / reaction:+.2e} |")
+          f"{(hub_felupe - reaction) / reaction:+.2e} | |")
 
 
 if __name__ == "__main__":

@@ -234,25 +234,31 @@ def _node_geometry(problem: CondensedProblem, surface: MasterSurface, d: np.ndar
     return proj, B, outside
 
 
-def _edge_quadrature(zone: ContactZone, n_points: int) -> tuple[np.ndarray, np.ndarray]:
-    r"""Gauss points of the slave edges: (phi (n_q, ns), omega (n_e, n_q)).
+def _edge_quadrature(
+    zone: ContactZone, n_points: int, displacement: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Gauss points of the slave edges: (phi (n_q, ns), omega (..., n_e, n_q)).
 
-    ``omega`` are the Gauss weights times the Jacobian (reference
-    configuration), m; times :math:`2\pi r` at the point (m^2, the ring's
-    area) on an axisymmetric zone.
+    ``omega`` are the Gauss weights times the Jacobian, m; times
+    :math:`2\pi r` at the point (m^2, the ring's area) on an axisymmetric
+    zone. Reference configuration, or the current one :math:`x = X + u` with
+    ``displacement`` u of the slave nodes, shape (..., n_slave, 2).
     """
     kind = zone.slave_edges.kind
     eta, w = gauss_legendre(n_points)
     phi = line_shape(kind, eta)
-    x0 = zone.reference[zone.slave_local]
-    jac = np.linalg.norm(np.einsum("qa,eaj->eqj", line_shape_derivative(kind, eta), x0), axis=2)
-    omega = w[None, :] * jac
+    x = zone.reference[: zone.n_slave]
+    if displacement is not None:
+        x = x + np.asarray(displacement, dtype=float)
+    x0 = x[..., zone.slave_local, :]
+    jac = np.linalg.norm(np.einsum("qa,...eaj->...eqj", line_shape_derivative(kind, eta), x0), axis=-1)
+    omega = w * jac
     if zone.axisymmetric:
-        omega = omega * (2.0 * np.pi * np.einsum("qa,ea->eq", phi, x0[:, :, 0]))
+        omega = omega * (2.0 * np.pi * np.einsum("qa,...ea->...eq", phi, x0[..., 0]))
     return phi, omega
 
 
-def slave_weights(zone: ContactZone) -> np.ndarray:
+def slave_weights(zone: ContactZone, displacement: np.ndarray | None = None) -> np.ndarray:
     r"""Nodal integration weights :math:`w_j = \int_{\Gamma_s} \phi_j\, d\Gamma` (m per unit thickness);
     on an axisymmetric zone the ring areas :math:`w_j = \int_{\Gamma_s} \phi_j\, 2\pi r\, d\Gamma`
     (m^2: the whole circumference, r the reference radius).
@@ -262,10 +268,24 @@ def slave_weights(zone: ContactZone) -> np.ndarray:
     Use them to turn nodal forces into pressures (Pa). The array is
     read-only (a :class:`~fem2d.contact.workspace.ContactWorkspace` keeps it
     for the steps of a zone, :func:`zone_weights`).
+
+    The surface is the reference one :math:`\Gamma_s = \{X\}`, or with ``displacement`` u
+    of the slave nodes (shape (..., n_slave, 2), in ``zone.slave_nodes`` order) the current
+    one :math:`\{x = X + u\}`: weights of shape (..., n_slave), one set per displacement
+    (a body that stretches by :math:`\lambda` along its surface has its weights times
+    :math:`\lambda`; a rigid motion leaves them as they are).
+
+    >>> from fem2d.contact.problem import make_zone
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> pts = [[0.0, 0.0], [1.0, 0.0], [3.0, 0.0], [0.0, -1.0], [3.0, -1.0]]
+    >>> zone = make_zone(pts, CellBlock("seg2", [[0, 1], [1, 2]]), CellBlock("seg2", [[3, 4]]), 0.0)
+    >>> slave_weights(zone).round(12).tolist(), slave_weights(zone, 0.5 * zone.reference[:3]).round(12).tolist()
+    ([0.5, 1.5, 1.0], [0.75, 2.25, 1.5])
     """
-    phi, omega = _edge_quadrature(zone, 3)
-    weights = np.zeros(zone.n_slave)
-    np.add.at(weights, zone.slave_local, np.einsum("eq,qa->ea", omega, phi))
+    phi, omega = _edge_quadrature(zone, 3, displacement)
+    contributions = np.einsum("...eq,qa->...ea", omega, phi)
+    weights = np.zeros((*contributions.shape[:-2], zone.n_slave))
+    np.add.at(weights, (..., zone.slave_local), contributions)
     weights.flags.writeable = False
     return weights
 

@@ -69,9 +69,19 @@ class DirectHistory:
     mass: sp.csr_matrix | None = None
     #: M v of a state with that mass (default the product; a stepper's kept one saves work)
     mass_velocity: Callable[[StepState], np.ndarray] | None = None
+    #: nodes whose displacement every record keeps (series ``slave_dx``, ``slave_dy``, shape
+    #: (n_times, n_nodes)): the contact zones' slave nodes, when a slave surface belongs to a body
+    #: that turns or stretches (its pressure is measured on the current surface, :mod:`fem2d.post.pressure`)
+    slave_nodes: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         s = self.system
+        self._motion: list[np.ndarray] = []
+        self._tracked = None
+        if self.slave_nodes is not None:
+            dofs = (2 * np.asarray(self.slave_nodes, dtype=np.int64)[:, None] + np.arange(2)).ravel()
+            index = s.free_index[dofs]
+            self._tracked = (dofs, index, index >= 0)
         if self.forces is None:
             self.forces = s.force_free
         self._M = s.M_free if self.mass is None else self.mass
@@ -170,6 +180,8 @@ class DirectHistory:
     def _record(self, state: StepState, iterations: int, dt: float) -> None:
         if self.snapshot_every and len(self._rows) % self.snapshot_every == 0:
             self._snapshots.append((len(self._rows), state.u.copy()))
+        if self._tracked is not None:
+            self._motion.append(self._tracked_displacement(state))
         kinetic, elastic, springs = self._energies(state)
         residual = (kinetic + elastic + springs + self._dissipation - self._normal_work - self._work
                     - (self._energy0 or 0.0))
@@ -180,6 +192,14 @@ class DirectHistory:
             # the solution's arrays are the step's own (a new solution every step): kept, not copied
             self._solutions.append((len(self._rows) - 1, sol.normal_force, sol.tangential_force, sol.gap, sol.status,
                                     sol.left_master))
+
+    def _tracked_displacement(self, state: StepState) -> np.ndarray:
+        """The displacement of the tracked nodes' dofs at the state (prescribed ones included), m."""
+        dofs, index, free = self._tracked
+        values = state.u[np.where(free, index, 0)] if len(state.u) else np.zeros(len(dofs))
+        if not free.all():
+            values = np.where(free, values, self.system.prescribed_at(state.t)[dofs])
+        return values
 
     def snapshots(self) -> Snapshots:
         """The displacement snapshots (empty when ``snapshot_every`` is 0)."""
@@ -195,6 +215,8 @@ class DirectHistory:
         """Scalar series (one value per recorded instant) and, under
         ``slave_*`` keys, (n_times, n_slave) arrays of per-node contact values.
         The initial instant has no contact solution: its contact values are zeros.
+        With ``slave_nodes``, ``slave_dx`` and ``slave_dy`` are their displacements (m) at
+        every record, the initial one included.
 
         The contact columns are reduced here from the stored per-slave arrays, row by
         row as a step would (the same sums, minima and counts): ``n_active`` and
@@ -204,6 +226,9 @@ class DirectHistory:
         earlier record (:func:`left_master_counts`)."""
         table = np.array(self._rows, dtype=float).reshape(len(self._rows), len(_COLUMNS))
         out = {name: table[:, j].copy() for j, name in enumerate(_COLUMNS)}
+        if self._tracked is not None:  # (n_times, 2 n_nodes), x and y interleaved
+            motion = np.array(self._motion, dtype=float).reshape(len(self._rows), -1)
+            out["slave_dx"], out["slave_dy"] = motion[:, 0::2].copy(), motion[:, 1::2].copy()
         if not self._solutions:
             return out
         rows = np.array([entry[0] for entry in self._solutions])

@@ -29,6 +29,7 @@ UNITS: dict[str, str] = {
     "normal_force": "N", "tangential_force": "N", "penetration": "m", "gap": "m", "min_gap": "m",
     "normal_velocity": "m/s", "sliding_velocity": "m/s",
     "slave_normal_force": "N", "slave_tangential_force": "N", "slave_gap": "m", "slave_status": "-",
+    "slave_dx": "m", "slave_dy": "m",
     # counts and statuses
     "newton_iterations": "-", "n_active": "-", "n_sliding": "-", "n_left_master": "-", "stuck": "-", "contact": "-",
     # bodies, supports, groups

@@ -7,7 +7,8 @@ z = 0, for ParaView's *Warp By Vector*), the nodal-averaged stresses
 ``sigma_xx``, ``sigma_yy``, ``sigma_xy`` and ``von_mises`` (Pa) (for axisymmetric
 bodies x is the radius r and y the axis z: ``sigma_xx`` is sigma_rr, ``sigma_yy``
 sigma_zz, ``sigma_xy`` sigma_rz, and the hoop stress ``sigma_theta`` is added), and the
-``contact_pressure`` (Pa) at the slave nodes (zero elsewhere). The ``.pvd``
+``contact_pressure`` (Pa) at the slave nodes (zero elsewhere; on the current slave surface
+for a body that turns or stretches, :mod:`fem2d.post.pressure`). The ``.pvd``
 collection lists the files with their times, so ParaView shows the series
 against the simulated time. The rigid planes and circles of the contact zones
 are a series of their own, ``<case>_obstacles.pvd`` and
@@ -26,18 +27,22 @@ import numpy as np
 from fem2d.io.files import atomic_path, write_text_atomic
 
 
-def slave_areas(model, system) -> np.ndarray:
+def slave_areas(model, system, u: np.ndarray | None = None) -> np.ndarray:
     """Tributary area (m^2: length x thickness) of each slave node of the
     model's first contact zone, in ``zone.slave_nodes`` order:
     ``A_i = t \\int N_i ds`` (L/2 per SEG2 end; L/6, L/6, 2L/3 for SEG3), so
     that a uniform pressure p gives nodal forces ``p A_i``: the thickness times
     the contact's :func:`~fem2d.contact.kinematics.slave_weights` (for an
-    axisymmetric zone, the ring areas ``\\int N_i 2 pi r ds``: the forces are ring totals)."""
+    axisymmetric zone, the ring areas ``\\int N_i 2 pi r ds``: the forces are ring totals).
+    On the reference surface, or, with the full displacement ``u`` (all dofs) and a slave
+    surface of a body that turns or stretches, on the current one (:mod:`fem2d.post.pressure`)."""
     from fem2d.contact.kinematics import slave_weights
 
     zone = system.zones[0]
     body = model.body_of(zone.slave_nodes)
     thickness = body.thickness if body is not None else 1.0
+    if u is not None and body is not None and body.nonlinear and not zone.axisymmetric:
+        return thickness * slave_weights(zone, np.column_stack([u[2 * zone.slave_nodes], u[2 * zone.slave_nodes + 1]]))
     return thickness * slave_weights(zone)
 
 
@@ -112,6 +117,8 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
         areas = slave_areas(model, system)
         pressure_rows = result.histories["slave_normal_force"]
         slave = system.zones[0].slave_nodes
+        body = model.body_of(slave)
+        current = body is not None and body.nonlinear and not system.zones[0].axisymmetric
     from fem2d.fe.elasticity import von_mises
 
     axisymmetric = any(body.axisymmetric for body in model.bodies)
@@ -135,7 +142,7 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
             data["sigma_theta"] = stress[:, 3]
         if pressure_rows is not None:
             p = np.zeros(mesh.n_nodes)
-            p[slave] = contact_pressure(pressure_rows[int(row)], areas)
+            p[slave] = contact_pressure(pressure_rows[int(row)], slave_areas(model, system, u) if current else areas)
             data["contact_pressure"] = p
         file = f"vtu/{name}_{k:04d}.vtu"
         m = meshio.Mesh(points, cells, point_data=data, cell_data={"material": material})

@@ -1,5 +1,19 @@
 r"""Contact pressure along a slave surface, its peak and the width of the contact.
 
+**Which configuration.** A slave surface of a body with ``kinematics = "small"`` (and
+every axisymmetric one) is measured on the reference mesh: tributary lengths
+:math:`w_j` and abscissae :math:`s_j` of the undeformed slave nodes :math:`X_j`, as
+the small-displacement model itself assumes. A slave surface of a body that turns
+or stretches (``"corotational"``, ``"finite"``) is measured on its current
+(deformed) configuration at each recorded instant, :math:`x_j = X_j + u_j`: the
+weights :math:`w_j(x)` of the current surface (a surface stretched by
+:math:`\lambda` has its weights times :math:`\lambda`) and the abscissae
+:math:`s_j = x_j \cdot t` along the contact's current direction :math:`t`
+(:func:`contact_direction`: the tangent of a plane obstacle, found from the
+nodes in contact). A rigid motion of the body changes none of the outputs.
+The run keeps the slave nodes' displacement at every record for that (the
+histories ``slave_dx``, ``slave_dy``, m).
+
 **Pressure from nodal forces.** A contact formulation returns at each slave
 node :math:`j` a normal force :math:`F_j = \int_{\Gamma_s} p\, \phi_j \, d\Gamma`
 (N, the model's thickness :math:`t` included). With the tributary weights
@@ -23,7 +37,7 @@ the run (Pa).
 
 **Contact half-width** ``contact_half_width``: at the instant of the peak,
 with :math:`s_j` the abscissa of the slave nodes along the surface's main
-direction and the moments of the nodal forces,
+direction (:func:`abscissa`) and the moments of the nodal forces,
 
 .. math::
 
@@ -68,9 +82,15 @@ from fem2d.contact.kinematics import slave_weights
 from fem2d.contact.problem import ContactZone
 
 
-def abscissa(zone: ContactZone) -> np.ndarray:
-    """Reference coordinate of each slave node along the surface's main
-    direction (x for a surface spread more along x than y, else y; m).
+def abscissa(zone: ContactZone, displacement: np.ndarray | None = None,
+             force: np.ndarray | None = None) -> np.ndarray:
+    """Coordinate of each slave node along the surface's main direction (m).
+
+    Reference configuration (no ``displacement``): x of the reference nodes for a
+    surface spread more along x than y, else y. Current configuration, with the slave
+    nodes' ``displacement`` u (n_slave, 2) and their normal ``force`` at that instant:
+    :math:`s_j = (X_j + u_j) \\cdot t`, with :math:`t` the :func:`contact_direction`
+    of the current positions.
 
     >>> from fem2d.contact.problem import make_zone
     >>> from fem2d.mesh.mesh import CellBlock
@@ -78,17 +98,85 @@ def abscissa(zone: ContactZone) -> np.ndarray:
     >>> zone = make_zone(pts, CellBlock("seg2", [[0, 1], [1, 2]]), CellBlock("seg2", [[3, 4]]), 0.0)
     >>> abscissa(zone).tolist()
     [0.0, 1.0, 2.0]
+    >>> turned = np.array([[0.0, -1.0], [1.0, 0.0]]) @ zone.reference[:3].T  # a quarter turn
+    >>> abscissa(zone, turned.T - zone.reference[:3], np.ones(3)).round(12).tolist()
+    [0.0, 1.0, 2.0]
     """
-    xy = zone.reference[: zone.n_slave]
-    spread = np.ptp(xy, axis=0) if len(xy) else np.zeros(2)
-    return xy[:, 0 if spread[0] >= spread[1] else 1].copy()
+    if displacement is None:
+        xy = zone.reference[: zone.n_slave]
+        spread = np.ptp(xy, axis=0) if len(xy) else np.zeros(2)
+        return xy[:, 0 if spread[0] >= spread[1] else 1].copy()
+    x = zone.reference[: zone.n_slave] + np.asarray(displacement, dtype=float)
+    return x @ contact_direction(x, np.zeros(len(x)) if force is None else force)
 
 
-def zone_pressure(zone: ContactZone, normal_force: np.ndarray, thickness: float = 1.0) -> np.ndarray:
+def contact_direction(x: np.ndarray, force: np.ndarray) -> np.ndarray:
+    r"""Unit tangent :math:`t` of a contact at one instant, from the current positions
+    ``x`` (n, 2) of the slave nodes and their normal forces ``force`` (n,).
+
+    The principal direction of the carrying nodes (force > 0) about their centre of force,
+    the eigenvector of the largest eigenvalue of
+
+    .. math::
+
+        M = \sum_j F_j (x_j - \bar x) \otimes (x_j - \bar x), \qquad
+        \bar x = \frac{\sum_j F_j x_j}{\sum_j F_j} :
+
+    the contact line itself when the carrying nodes lie on one (against a plane obstacle,
+    its tangent), and it turns with the body. With fewer than two carrying nodes (no
+    width to measure), x or y, the axis along which the nodes spread most. The sign puts
+    the larger component of :math:`t` positive (x for a surface along x).
+
+    >>> x = np.array([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0], [5.0, 0.0]])
+    >>> contact_direction(x, np.array([1.0, 2.0, 1.0, 0.0])).round(12).tolist()
+    [0.707106781187, 0.707106781187]
+    >>> contact_direction(x, np.array([0.0, 1.0, 0.0, 0.0])).tolist()  # one node: the spread
+    [1.0, 0.0]
+    """
+    x = np.asarray(x, dtype=float)
+    force = np.asarray(force, dtype=float)
+    carrying = force > 0.0
+    if np.count_nonzero(carrying) >= 2:
+        f, xc = force[carrying], x[carrying]
+        offset = xc - (f @ xc) / f.sum()
+        moment = np.einsum("j,ja,jb->ab", f, offset, offset)
+        values, vectors = np.linalg.eigh(moment)
+        if values[-1] > 0.0:
+            t = vectors[:, -1]
+            return t if t[np.argmax(np.abs(t))] > 0.0 else -t
+    spread = np.ptp(x, axis=0) if len(x) else np.zeros(2)
+    return np.array([1.0, 0.0]) if spread[0] >= spread[1] else np.array([0.0, 1.0])
+
+
+def zone_pressure(zone: ContactZone, normal_force: np.ndarray, thickness: float = 1.0,
+                  displacement: np.ndarray | None = None) -> np.ndarray:
     """:math:`p_j = F_j / (t\\, w_j)` (Pa) of the zone's slave nodes, for normal
-    forces of shape (..., n_slave) (see the module docstring)."""
-    weights = slave_weights(zone)
-    return np.asarray(normal_force, dtype=float) / (thickness * np.where(weights > 0.0, weights, np.inf))
+    forces of shape (..., n_slave) (see the module docstring): on the reference
+    weights, or with the slave nodes' ``displacement`` (..., n_slave, 2) at the same
+    instants on the current ones (:func:`~fem2d.contact.kinematics.slave_weights`).
+
+    >>> from fem2d.contact.problem import make_zone
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> pts = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [0.0, -1.0], [2.0, -1.0]]
+    >>> zone = make_zone(pts, CellBlock("seg2", [[0, 1], [1, 2]]), CellBlock("seg2", [[3, 4]]), 0.0)
+    >>> force = np.array([1.0, 2.0, 1.0])
+    >>> stretched = 0.25 * zone.reference[:3]  # the surface 25 % longer
+    >>> zone_pressure(zone, force).round(12).tolist(), zone_pressure(zone, force, 1.0, stretched).round(12).tolist()
+    ([2.0, 2.0, 2.0], [1.6, 1.6, 1.6])
+    """
+    force = np.asarray(normal_force, dtype=float)
+    if displacement is None:
+        weights = slave_weights(zone)
+    else:  # a few thousand records at a time: the Gauss points of every edge at every record
+        displacement = np.asarray(displacement, dtype=float)
+        flat = displacement.reshape(-1, zone.n_slave, 2)
+        weights = np.concatenate([slave_weights(zone, flat[i: i + _BLOCK]) for i in range(0, len(flat), _BLOCK)]
+                                 or [np.zeros((0, zone.n_slave))]).reshape(displacement.shape[:-1])
+    return force / (thickness * np.where(weights > 0.0, weights, np.inf))
+
+
+#: records whose current weights are computed together (bounds the memory of a long run)
+_BLOCK = 2048
 
 
 def half_width(s: np.ndarray, force: np.ndarray) -> float:
@@ -143,17 +231,47 @@ def split_by_zone(zones: list[ContactZone], per_slave: np.ndarray) -> list[np.nd
     return [per_slave[:, a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
 
+def slave_displacements(zones: list[ContactZone], series: dict[str, np.ndarray],
+                        current: list[bool]) -> list[np.ndarray | None]:
+    """Per zone, its slave nodes' displacement at every record, shape (n_times, n_slave, 2)
+    (m: the histories ``slave_dx``, ``slave_dy``, zone by zone), for the zones measured on
+    their ``current`` configuration; None for the others, and for all of them when the run
+    kept no such history."""
+    if "slave_dx" not in series or "slave_dy" not in series:
+        return [None] * len(zones)
+    dx = split_by_zone(zones, np.asarray(series["slave_dx"], dtype=float))
+    dy = split_by_zone(zones, np.asarray(series["slave_dy"], dtype=float))
+    return [np.stack([x, y], axis=-1) if on else None for x, y, on in zip(dx, dy, current)]
+
+
 def pressure_quantities(
-    zones: list[ContactZone], slave_normal_force: np.ndarray, thickness: list[float], prefixes: list[str]
+    zones: list[ContactZone], slave_normal_force: np.ndarray, thickness: list[float], prefixes: list[str],
+    displacements: list[np.ndarray | None] | None = None,
 ) -> dict[str, float]:
     """``peak_pressure`` (Pa), ``contact_half_width`` and ``contact_extent`` (m)
-    of each zone, under its prefix (see the module docstring)."""
+    of each zone, under its prefix (see the module docstring); a zone with its slave
+    nodes' ``displacements`` (n_times, n_slave, 2) is measured on its current configuration.
+
+    >>> from fem2d.contact.problem import make_zone
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> pts = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [3.0, 0.0], [0.0, -1.0], [3.0, -1.0]]
+    >>> zone = make_zone(pts, CellBlock("seg2", [[0, 1], [1, 2], [2, 3]]), CellBlock("seg2", [[4, 5]]), 0.0)
+    >>> force = np.array([[0.0, 1.0, 1.0, 0.0]])
+    >>> pressure_quantities([zone], force, [1.0], [""])
+    {'peak_pressure': 1.0, 'contact_half_width': 1.0, 'contact_extent': 0.5}
+    >>> stretched = 0.25 * zone.reference[None, :4]  # the surface 25 % longer
+    >>> {k: round(v, 12) for k, v in pressure_quantities([zone], force, [1.0], [""], [stretched]).items()}
+    {'peak_pressure': 0.8, 'contact_half_width': 1.25, 'contact_extent': 0.625}
+    """
     q: dict[str, float] = {}
-    for zone, forces, t, prefix in zip(zones, split_by_zone(zones, slave_normal_force), thickness, prefixes):
-        p = zone_pressure(zone, forces, t)
+    displacements = [None] * len(zones) if displacements is None else displacements
+    for zone, forces, t, prefix, d in zip(zones, split_by_zone(zones, slave_normal_force), thickness, prefixes,
+                                          displacements):
+        current = d is not None and not zone.axisymmetric
+        p = zone_pressure(zone, forces, t, d if current else None)
         peak_row, _ = np.unravel_index(int(np.argmax(p)), p.shape) if p.size else (0, 0)
-        s = abscissa(zone)
         row = forces[peak_row] if forces.size else np.zeros(0)
+        s = abscissa(zone, d[peak_row], row) if current and forces.size else abscissa(zone)
         q[f"{prefix}peak_pressure"] = float(p.max()) if p.size else 0.0
         if zone.axisymmetric:
             width, extent = ring_widths(zone, s, row)
@@ -171,19 +289,32 @@ def pressure_rows(
     slave_normal_force: np.ndarray,
     thickness: list[float],
     at_times: list[float],
+    displacements: list[np.ndarray | None] | None = None,
 ) -> tuple[list[str], list[list]]:
     """The pressure distribution of every zone at the recorded instants nearest
-    ``at_times``: header and rows (zone, time, node, x, y, s, pressure)."""
-    header = ["zone", "time_s", "node", "x_m", "y_m", "s_m", "pressure_Pa"]
+    ``at_times``: header and rows (zone, time, node, x, y, s, pressure).
+
+    ``x_m``, ``y_m`` are the node's reference position. With the slave nodes'
+    ``displacements`` of some zone (n_times, n_slave, 2; see :func:`pressure_quantities`),
+    the rows add its current position ``x_current_m``, ``y_current_m`` before the
+    pressure, and that zone's ``s_m`` and pressure are the current configuration's
+    (the rows of each instant in the order of their current s); a zone without
+    displacements repeats its reference position there."""
+    displacements = [None] * len(zones) if displacements is None else displacements
+    moving = any(d is not None for d in displacements)
+    header = ["zone", "time_s", "node", "x_m", "y_m", "s_m", *(["x_current_m", "y_current_m"] if moving else []),
+              "pressure_Pa"]
     rows: list[list] = []
-    for zone, forces, t in zip(zones, split_by_zone(zones, slave_normal_force), thickness):
-        p = zone_pressure(zone, forces, t)
-        s = abscissa(zone)
-        order = np.argsort(s, kind="stable")
+    for zone, forces, t, d in zip(zones, split_by_zone(zones, slave_normal_force), thickness, displacements):
+        current = d is not None and not zone.axisymmetric
+        p = zone_pressure(zone, forces, t, d if current else None)
+        reference = zone.reference[: zone.n_slave]
         for instant in at_times:
             k = int(np.argmin(np.abs(times - instant)))
-            for j in order:
-                x, y = zone.reference[j]
+            s = abscissa(zone, d[k], forces[k]) if current else abscissa(zone)
+            now = reference + d[k] if d is not None else reference
+            for j in np.argsort(s, kind="stable"):
+                x, y = reference[j]
                 rows.append([zone.name, float(times[k]), int(zone.slave_nodes[j]), float(x), float(y), float(s[j]),
-                             float(p[k, j])])
+                             *([float(now[j, 0]), float(now[j, 1])] if moving else []), float(p[k, j])])
     return header, rows

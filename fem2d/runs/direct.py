@@ -40,7 +40,7 @@ from fem2d.model.system import System
 from fem2d.post.energy import ENERGY_REMEDY, energy_balance, energy_quantities, energy_scale, energy_warning
 from fem2d.post.extrema import extrema, rest, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
-from fem2d.post.pressure import pressure_quantities, pressure_rows
+from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -166,6 +166,17 @@ class DirectAnalysis:
         if getattr(method, "young_modulus", 0.0) is None:
             method = dataclasses.replace(method, young_modulus=self.model.slave_modulus(contact))
         return method
+
+    def current_surfaces(self, system: System) -> list[bool]:
+        """Per contact zone, whether its pressure, width and pressure.csv rows are measured
+        on the current (deformed) slave surface: its body turns or stretches
+        (``"corotational"``, ``"finite"``) and the zone is not axisymmetric
+        (:mod:`fem2d.post.pressure`)."""
+        out = []
+        for contact, zone in zip(self.model.contacts, system.zones):
+            body = self.model.body_of(self.model.mesh.group(contact.slave).nodes)
+            out.append(body is not None and body.nonlinear and not zone.axisymmetric)
+        return out
 
     def slave_thicknesses(self) -> list[float]:
         """Per contact zone, the thickness of the body its slave surface belongs to (m)."""
@@ -303,8 +314,10 @@ class DirectAnalysis:
                              f"{limit:.6g} s of {scheme.label} on this mesh (conditionally stable: the march would "
                              f"blow up); take a step <= {limit:.6g} s or an unconditionally stable scheme")
         stepper = self.stepper(system, scheme, backend, coupling)
+        current = self.current_surfaces(system)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system),
-                                stepper.mass_velocity)
+                                stepper.mass_velocity,
+                                np.concatenate([zone.slave_nodes for zone in system.zones]) if any(current) else None)
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
@@ -400,7 +413,9 @@ class DirectAnalysis:
         )
         if system.zones and "slave_normal_force" in series:
             quantities.update(pressure_quantities(system.zones, series["slave_normal_force"],
-                                                  self.slave_thicknesses(), zone_prefixes(system)))
+                                                  self.slave_thicknesses(), zone_prefixes(system),
+                                                  slave_displacements(system.zones, series,
+                                                                      self.current_surfaces(system))))
         if self.report.modes:
             from fem2d.modal.basis import modal_basis
 
@@ -415,7 +430,8 @@ class DirectAnalysis:
         if not system.zones:
             raise ModelError(self.report, "pressure_at", "the model has no contact zone")
         return pressure_rows(system.zones, series["time"], series["slave_normal_force"], self.slave_thicknesses(),
-                             list(self.report.pressure_at))
+                             list(self.report.pressure_at),
+                             slave_displacements(system.zones, series, self.current_surfaces(system)))
 
     def rotating_groups(self, system: System) -> dict[str, list[CellBlock]]:
         """The cells of each body (by its group) and of each 2D group of ``report.bodies``,
