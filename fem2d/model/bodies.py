@@ -84,8 +84,9 @@ class Body:
         :data:`~fem2d.dynamics.rotation.ROTATION_LIMIT`). ``"corotational"``: Hooke's law in
         a frame that turns with each cell (:mod:`fem2d.fe.corotational`): any rotation, small
         strains; plane strain or plane stress. ``"finite"``: total Lagrangian finite strain
-        with the hyperelastic ``law`` (:mod:`fem2d.fe.hyperelastic`); plane strain.
-        Both solve each step by Newton iterations.
+        with the hyperelastic ``law`` (:mod:`fem2d.fe.hyperelastic`); plane strain, or
+        axisymmetry (:mod:`fem2d.fe.axisymmetric_hyperelastic`: the hoop stretch
+        :math:`1 + u_r / R`, a rubber seal or mount). Both solve each step by Newton iterations.
     law : {"hooke", "saint_venant_kirchhoff", "neo_hookean"}
         The elastic law. ``"hooke"`` is the linear law of ``"small"`` and
         ``"corotational"`` bodies, and means Saint Venant-Kirchhoff for a ``"finite"``
@@ -100,7 +101,8 @@ class Body:
         With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4 cells only: the
         law at :math:`\bar F = (J_0 / J)^{1/2} F`, the volume change :math:`J_0` of the cell's centre.
         A ``"corotational"`` body refuses it (its strain is small in a turning frame, where
-        B-bar would be the way; not done).
+        B-bar would be the way; not done), and so does an axisymmetric ``"finite"`` one (F-bar is
+        for plane strain).
 
     Examples
     --------
@@ -173,9 +175,13 @@ class Body:
         if self.kinematics == "corotational" and self.axisymmetric:
             raise ModelError(self, "kinematics", "\"corotational\" is for plane bodies (a solid of revolution "
                                                  "turns about its axis only): use \"small\" or a plane hypothesis")
-        if self.kinematics == "finite" and self.hypothesis != "plane_strain":
-            raise ModelError(self, "kinematics", f"\"finite\" strain is available in plane strain only, not with "
-                                                 f"hypothesis {self.hypothesis!r}")
+        if self.kinematics == "finite" and self.hypothesis == "plane_stress":
+            raise ModelError(self, "kinematics", "\"finite\" strain is available in plane strain and axisymmetry "
+                                                 "only, not with hypothesis 'plane_stress'")
+        if self.kinematics == "finite" and self.axisymmetric and self.volumetric == "bbar":
+            raise ModelError(self, "volumetric", "F-bar (\"bbar\" with \"finite\" kinematics) is for plane strain: "
+                                                 "an axisymmetric \"finite\" body integrates its volume change in "
+                                                 "full: use volumetric = \"full\"")
         if self.volumetric == "bbar" and self.kinematics == "corotational":
             raise ModelError(self, "volumetric", "\"bbar\" is for \"small\" and \"finite\" kinematics (F-bar): a "
                                                  "\"corotational\" body integrates its volume change in full; for a "
@@ -258,6 +264,10 @@ class Body:
         each cell's strain in its rotated frame, turned back. A B-bar body's
         stresses are those of its strain with the projected dilatation (its pressure
         ``-tr(sigma) / 3`` is the bulk modulus times that dilatation)."""
+        if self.kinematics == "finite" and self.axisymmetric:  # the Cauchy stress of the deformed ring
+            from fem2d.fe.axisymmetric_hyperelastic import axisymmetric_cauchy_cell_nodal_stresses
+
+            return axisymmetric_cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E, self.nu)
         if self.kinematics == "finite":  # the Cauchy stress of the deformed cell
             from fem2d.fe.hyperelastic import cauchy_cell_nodal_stresses
 
