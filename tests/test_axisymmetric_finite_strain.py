@@ -151,3 +151,20 @@ def test_a_hoop_stretch_through_zero_turns_the_cell_inside_out():
     u = (X * [-1.2, 0.0]).ravel()  # r = -0.2 R: det of the in-plane block > 0, the hoop stretch < 0
     with pytest.raises(InvertedCells, match="turned inside out"):
         axisymmetric_hyperelastic_cells(X, block, u, "neo_hookean", E, NU)
+
+
+def test_a_systems_remainder_of_a_ring_is_of_second_order_in_a_radial_shift():
+    """The system keeps the small-strain stiffness K and adds g(u) = f(u) - K u: a uniform radial
+    shift of a ring strains its hoop (it is no rigid motion), so g of a shift of 1e-6 m is of the
+    order of the strain times the force K u (measured 1.3e-6), not of order 1 (as it would be if
+    the shift were dropped)."""
+    from fem2d.model import Body
+    from fem2d.model.internal import NonlinearBodies
+
+    mesh = rectangle(0.5, 1.0, nx=2, ny=2, element="quad8", origin=(0.5, 0.0))
+    body = Body("BODY", E=E, nu=NU, rho=1.0, hypothesis="axisymmetric", kinematics="finite", law="neo_hookean")
+    bodies = NonlinearBodies(mesh, [body], 2 * len(mesh.points))
+    u = np.zeros(2 * len(mesh.points))
+    u[0::2] = 1e-6
+    g = bodies.evaluate(u).remainder
+    assert np.abs(g).max() < 1e-5 * np.abs(bodies.linear @ u).max()
