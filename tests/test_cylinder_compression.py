@@ -87,3 +87,19 @@ def test_the_radial_stretch_frees_the_lateral_surface(law):
 def test_the_model_refuses_what_is_not_a_free_homogeneous_compression(overrides, why):
     with pytest.raises(NoExactSolution, match=why):
         _reference(overrides)
+
+
+def test_the_vtu_holds_the_moved_top_and_the_exact_cauchy_stresses(tmp_path):
+    """The last snapshot: the top moved by its support (-0.3 m), and at every node the Cauchy
+    stresses of the homogeneous solution, sigma_zz = P_zz / a^2, sigma_rr = sigma_tt = 0."""
+    import meshio
+
+    result = run("cylinder_compression", {"report.snapshots": 1})
+    result.write_vtu(tmp_path)
+    last = meshio.read(sorted((tmp_path / "vtu").glob("*.vtu"))[-1])
+    top = result.fields.system.mesh.group_nodes("TOP")
+    assert np.allclose(last.point_data["displacement"][top, 1], -0.3, rtol=0, atol=1e-15)
+    exact = uniaxial_cylinder(0.7, "neo_hookean", E, NU)
+    assert np.abs(last.point_data["sigma_yy"] / exact.cauchy_stress - 1.0).max() < 1e-8
+    for name in ("sigma_xx", "sigma_theta", "sigma_xy"):
+        assert np.abs(last.point_data[name]).max() < 1e-8 * abs(exact.cauchy_stress)
