@@ -24,7 +24,6 @@ from fem2d.runs.result import run
     ({"law": "neo_hookean"}, "law", "needs kinematics = \"finite\""),
     ({"law": "saint_venant_kirchhoff", "kinematics": "corotational"}, "law", "needs kinematics = \"finite\""),
     ({"kinematics": "finite", "hypothesis": "plane_stress"}, "kinematics", "plane strain and axisymmetry only"),
-    ({"kinematics": "finite", "hypothesis": "axisymmetric", "volumetric": "bbar"}, "volumetric", "F-bar"),
     ({"kinematics": "corotational", "hypothesis": "axisymmetric"}, "kinematics", "plane bodies"),
     ({"kinematics": "corotational", "volumetric": "bbar"}, "volumetric", "for \"small\" and \"finite\" kinematics"),
     ({"kinematics": "corotational", "rayleigh": (0.0, 1e-4)}, "rayleigh", "rigid rotation"),

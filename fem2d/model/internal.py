@@ -32,6 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.fe import node_dofs
+from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cells
 from fem2d.fe.axisymmetric_hyperelastic import axisymmetric_hyperelastic_cells
 from fem2d.fe.corotational import corotational_cells, corotational_frame
 from fem2d.fe.hyperelastic import hyperelastic_cells
@@ -119,8 +120,9 @@ class NonlinearBodies:
                 response = corotational_cells(self._points, part.block, u, part.stiffness, tangent=tangent,
                                               frame=part.frame)
             elif body.axisymmetric:  # the weight 2 pi R of the ring, no thickness
-                response = axisymmetric_hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E,
-                                                           body.nu, group=body.group, tangent=tangent)
+                cells = axisymmetric_fbar_cells if body.volumetric == "bbar" else axisymmetric_hyperelastic_cells
+                response = cells(self._points, part.block, u, body.finite_law, body.E, body.nu, group=body.group,
+                                 tangent=tangent)
             else:
                 response = hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E, body.nu,
                                               body.thickness, group=body.group, tangent=tangent,
