@@ -1,6 +1,7 @@
-"""The axial compression of a finite-strain solid cylinder (cases/cylinder_compression.toml)
-against the homogeneous solution (fem2d/exact/cylinder_compression.py), and its exact model's
-own checks (fem2d/case/exact_cylinder.py)."""
+"""Finite-strain solids of revolution in runs: the axial compression of a cylinder
+(cases/cylinder_compression.toml) against the homogeneous solution
+(fem2d/exact/cylinder_compression.py) and its exact model's own checks
+(fem2d/case/exact_cylinder.py), a thick sphere, and a punch pressed into one by contact."""
 
 from __future__ import annotations
 
@@ -114,3 +115,13 @@ def test_a_finite_strain_thick_sphere_under_a_small_pressure_is_lames(nu, within
     result = run("thick_sphere", {"materials.0.kinematics": "finite", "materials.0.law": "neo_hookean",
                                   "materials.0.nu": nu, "mesh.element": "quad8"})
     assert result.checks and max(abs(c["relative_error"]) for c in result.checks) < within, result.checks
+
+
+def test_a_rigid_punch_presses_a_finite_strain_half_space_by_contact():
+    """The flat punch (QUAD8, Lagrange contact on the deformed surface) with a neo-Hookean body:
+    its strains are small, so Sneddon's force holds as for the small body (measured 5.2e-3, the
+    finite cylinder standing for the half-space), and the contact radius is the punch's."""
+    result = run("flat_punch", {"materials.0.kinematics": "finite", "materials.0.law": "neo_hookean"})
+    errors = {c["quantity"]: abs(c["relative_error"]) for c in result.checks}
+    assert len(errors) == 4 and all(c["passed"] for c in result.checks), result.checks
+    assert max(errors.values()) < 6e-3 and errors["contact_extent"] < 1e-12
