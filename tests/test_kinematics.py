@@ -23,7 +23,7 @@ from fem2d.runs.result import run
     ({"law": "mooney"}, "law", "expected one of 'hooke'"),
     ({"law": "neo_hookean"}, "law", "needs kinematics = \"finite\""),
     ({"law": "saint_venant_kirchhoff", "kinematics": "corotational"}, "law", "needs kinematics = \"finite\""),
-    ({"kinematics": "finite", "hypothesis": "plane_stress"}, "kinematics", "plane strain only"),
+    ({"kinematics": "finite", "hypothesis": "plane_stress"}, "kinematics", "plane strain and axisymmetry only"),
     ({"kinematics": "corotational", "hypothesis": "axisymmetric"}, "kinematics", "plane bodies"),
     ({"kinematics": "corotational", "volumetric": "bbar"}, "volumetric", "for \"small\" and \"finite\" kinematics"),
     ({"kinematics": "corotational", "rayleigh": (0.0, 1e-4)}, "rayleigh", "rigid rotation"),
@@ -32,6 +32,12 @@ def test_a_combination_a_body_cannot_take_is_refused_naming_its_key(given, key, 
     with pytest.raises(ModelError) as info:
         Body("DISC", E=1e6, nu=0.3, rho=1000.0, **given)
     assert f".{key}:" in str(info.value) and words in str(info.value)
+
+
+def test_a_solid_of_revolution_can_take_finite_strain():
+    body = Body("SEAL", E=1e6, nu=0.45, rho=1000.0, hypothesis="axisymmetric", kinematics="finite",
+                law="neo_hookean")
+    assert body.nonlinear and body.axisymmetric and body.finite_law == "neo_hookean"
 
 
 def test_finite_with_hooke_is_saint_venant_kirchhoff():

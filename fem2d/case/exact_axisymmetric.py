@@ -15,6 +15,8 @@ supports and the axis' u_r = 0 (held by the model itself).
 * ``cylinder_axial_modes``: the axial bar modes of a free-free cylinder, nu = 0.
 * ``flat_punch``: a rigid flat-ended punch pressed into a large cylinder standing for
   a half-space (Boussinesq / Sneddon stiffness).
+* ``cylinder_compression``: a solid cylinder compressed homogeneously along its axis between
+  smooth ends, finite strain (:mod:`fem2d.case.exact_cylinder`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from fem2d.case.exact_cylinder import cylinder_compression
 from fem2d.case.loading import Case
 from fem2d.case.references import ExactReference, NoExactSolution
 
@@ -317,4 +320,5 @@ AXISYMMETRIC_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "sphere_breathing": sphere_breathing,
     "cylinder_axial_modes": cylinder_axial_modes,
     "flat_punch": flat_punch,
+    "cylinder_compression": cylinder_compression,
 }

@@ -96,15 +96,16 @@ MATERIAL = Table(
                 "(B-bar: projected on a constant per cell, linear for QUAD8/QUAD9) for a nearly incompressible body "
                 "in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 or TRI6 cells; TRI3 cells with nu > 0.49 "
                 "are refused in plane strain and axisymmetry (they lock). With kinematics = \"finite\", \"bbar\" is "
-                "F-bar (the law at (J0 / J)^(1/2) F, J0 the volume change at the cell's centre), on QUAD4 cells only; "
-                "a \"corotational\" body refuses it",
+                "F-bar (the law at (J0 / J)^(1/2) F, J0 the volume change at the cell's centre; in axisymmetry "
+                "(J0 / J)^(1/3) F, J0 the cell's ring's), on QUAD4 cells only; a \"corotational\" body refuses it",
         ),
         "kinematics": String(
             default="small", choices=("small", "corotational", "finite"),
             doc="how the strain follows the motion: \"small\" (linear strain: rotations below about 0.05 rad), "
                 "\"corotational\" (Hooke's law in a frame turning with each cell: any rotation, small strains; "
                 "plane strain or plane stress) or \"finite\" (total Lagrangian finite strain with the law; plane "
-                "strain); both solve each step by Newton iterations, on direct and static runs",
+                "strain, or axisymmetry: solids of revolution such as seals and rubber mounts, the hoop stretch "
+                "1 + u_r/R included); both solve each step by Newton iterations, on direct and static runs",
         ),
         "law": String(
             default="hooke", choices=("hooke", "saint_venant_kirchhoff", "neo_hookean"),

@@ -204,7 +204,11 @@ class DirectHistory:
     def snapshots(self) -> Snapshots:
         """The displacement snapshots (empty when ``snapshot_every`` is 0)."""
         rows = np.array([r for r, _ in self._snapshots], dtype=np.int64)
-        u = [self.system.expand(v) for _, v in self._snapshots]
+        u = []
+        for r, v in self._snapshots:  # the prescribed dofs where their supports had moved them then
+            full = self.system.prescribed_at(self._rows[r][0])
+            full[self.system.free] = v
+            u.append(full)
         return Snapshots(
             row=rows,
             time=np.array([self._rows[r][0] for r in rows], dtype=float),

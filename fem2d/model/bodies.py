@@ -84,8 +84,9 @@ class Body:
         :data:`~fem2d.dynamics.rotation.ROTATION_LIMIT`). ``"corotational"``: Hooke's law in
         a frame that turns with each cell (:mod:`fem2d.fe.corotational`): any rotation, small
         strains; plane strain or plane stress. ``"finite"``: total Lagrangian finite strain
-        with the hyperelastic ``law`` (:mod:`fem2d.fe.hyperelastic`); plane strain.
-        Both solve each step by Newton iterations.
+        with the hyperelastic ``law`` (:mod:`fem2d.fe.hyperelastic`); plane strain, or
+        axisymmetry (:mod:`fem2d.fe.axisymmetric_hyperelastic`: the hoop stretch
+        :math:`1 + u_r / R`, a rubber seal or mount). Both solve each step by Newton iterations.
     law : {"hooke", "saint_venant_kirchhoff", "neo_hookean"}
         The elastic law. ``"hooke"`` is the linear law of ``"small"`` and
         ``"corotational"`` bodies, and means Saint Venant-Kirchhoff for a ``"finite"``
@@ -99,6 +100,8 @@ class Body:
         :data:`TRI3_NU_LIMIT` = 0.49 is refused in plane strain and axisymmetry, where it locks).
         With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4 cells only: the
         law at :math:`\bar F = (J_0 / J)^{1/2} F`, the volume change :math:`J_0` of the cell's centre.
+        In axisymmetry F-bar is :math:`\bar F = (J_0 / J)^{1/3} F`, :math:`J_0` the volume change
+        of the cell's ring (:mod:`fem2d.fe.axisymmetric_fbar`), on QUAD4 cells too.
         A ``"corotational"`` body refuses it (its strain is small in a turning frame, where
         B-bar would be the way; not done).
 
@@ -173,9 +176,9 @@ class Body:
         if self.kinematics == "corotational" and self.axisymmetric:
             raise ModelError(self, "kinematics", "\"corotational\" is for plane bodies (a solid of revolution "
                                                  "turns about its axis only): use \"small\" or a plane hypothesis")
-        if self.kinematics == "finite" and self.hypothesis != "plane_strain":
-            raise ModelError(self, "kinematics", f"\"finite\" strain is available in plane strain only, not with "
-                                                 f"hypothesis {self.hypothesis!r}")
+        if self.kinematics == "finite" and self.hypothesis == "plane_stress":
+            raise ModelError(self, "kinematics", "\"finite\" strain is available in plane strain and axisymmetry "
+                                                 "only, not with hypothesis 'plane_stress'")
         if self.volumetric == "bbar" and self.kinematics == "corotational":
             raise ModelError(self, "volumetric", "\"bbar\" is for \"small\" and \"finite\" kinematics (F-bar): a "
                                                  "\"corotational\" body integrates its volume change in full; for a "
@@ -238,6 +241,11 @@ class Body:
         Hooke's, B-bar's (:func:`~fem2d.fe.bbar.bbar_stiffness_matrices`) or, for a ``"finite"``
         B-bar body, F-bar's tangent at rest (:func:`~fem2d.fe.fbar.fbar_cells`, the in-plane
         dilatation's change spread over two directions instead of three)."""
+        if self.volumetric == "bbar" and self.kinematics == "finite" and self.axisymmetric:
+            from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cells
+
+            return axisymmetric_fbar_cells(points, block, np.zeros(2 * len(points)), self.finite_law, self.E,
+                                           self.nu, group=self.group).tangent
         if self.volumetric == "bbar" and self.kinematics == "finite":
             from fem2d.fe.fbar import fbar_cells
 
@@ -258,6 +266,15 @@ class Body:
         each cell's strain in its rotated frame, turned back. A B-bar body's
         stresses are those of its strain with the projected dilatation (its pressure
         ``-tr(sigma) / 3`` is the bulk modulus times that dilatation)."""
+        if self.kinematics == "finite" and self.axisymmetric and self.volumetric == "bbar":
+            from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cauchy_cell_nodal_stresses
+
+            return axisymmetric_fbar_cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E,
+                                                                self.nu)
+        if self.kinematics == "finite" and self.axisymmetric:  # the Cauchy stress of the deformed ring
+            from fem2d.fe.axisymmetric_hyperelastic import axisymmetric_cauchy_cell_nodal_stresses
+
+            return axisymmetric_cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E, self.nu)
         if self.kinematics == "finite":  # the Cauchy stress of the deformed cell
             from fem2d.fe.hyperelastic import cauchy_cell_nodal_stresses
 

@@ -17,8 +17,9 @@ did, factorising once.
 :class:`NonlinearBodies` evaluates :math:`g`, its tangent and the bodies' strain
 energy :math:`W(u)` for a displacement of all dofs, vectorised over each body's
 cells (:func:`fem2d.fe.corotational_kernel.corotational_remainder`, compiled, the equations of
-:func:`fem2d.fe.corotational.corotational_cells`;
-:func:`fem2d.fe.hyperelastic.hyperelastic_cells`), and keeps the last evaluation:
+:func:`fem2d.fe.corotational.corotational_cells`; :func:`fem2d.fe.hyperelastic.hyperelastic_cells`;
+:func:`fem2d.fe.axisymmetric_hyperelastic.axisymmetric_hyperelastic_cells` for a solid of
+revolution), and keeps the last evaluation:
 the step's last Newton iteration and the history's energy both ask for the end of
 step.
 """
@@ -31,6 +32,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.fe import node_dofs
+from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cells
+from fem2d.fe.axisymmetric_hyperelastic import axisymmetric_hyperelastic_cells
 from fem2d.fe.corotational import corotational_frame
 from fem2d.fe.corotational_kernel import corotational_remainder
 from fem2d.fe.hyperelastic import hyperelastic_cells
@@ -121,15 +124,23 @@ class NonlinearBodies:
                 if inverted:
                     raise InvertedCells(f"corotational: {inverted} cell(s) turned inside out (det F <= 0 at the "
                                         "centre); cut the step")
+            elif body.axisymmetric:  # the weight 2 pi R of the ring, no thickness
+                kernel = axisymmetric_fbar_cells if body.volumetric == "bbar" else axisymmetric_hyperelastic_cells
+                response = kernel(self._points, part.block, u, body.finite_law, body.E, body.nu, group=body.group,
+                                  tangent=tangent)
             else:
                 response = hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E, body.nu,
                                               body.thickness, group=body.group, tangent=tangent,
                                               fbar=body.volumetric == "bbar")
+            if body.kinematics != "corotational":
                 cells, cell_tangents = response.energy, response.tangent
                 # the remainder cell by cell, on the cells' displacements about their mean: K u of a body
                 # that has slid 15 m would carry a round-off of 1e-16 x 15 m x its stiffness
+                # (of an axisymmetric body, about the mean along the axis only: a radial shift strains the hoop)
                 ue = u[part.dofs].reshape(len(part.dofs), -1, 2)
-                ue = (ue - ue.mean(axis=1, keepdims=True)).reshape(len(part.dofs), -1)
+                rigid = slice(1, 2) if body.axisymmetric else slice(0, 2)
+                ue[..., rigid] -= ue[..., rigid].mean(axis=1, keepdims=True)
+                ue = ue.reshape(len(part.dofs), -1)
                 rest = response.force - (part.stiffness @ ue[..., None])[..., 0]
             energy += float(cells.sum())
             force += np.bincount(part.dofs.ravel(), rest.ravel(), minlength=self.n_dofs)
