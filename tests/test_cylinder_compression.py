@@ -41,10 +41,10 @@ def test_the_compressed_cylinder_matches_the_homogeneous_solution(overrides):
 def test_the_force_is_the_whole_rings_and_the_energy_the_laws():
     """nu = 0: the radius stays and P_zz = mu (b - 1/b), times the end's area pi R^2 (the whole
     ring, not one radian); the strain energy is W = mu/2 (b^2 - 1 - 2 ln b) + lam/2 (ln b)^2 times
-    the volume pi R^2 H, with lam = 0."""
+    the volume pi R^2 H, with lam = 0; the force to Newton's tolerance (1e-8 of the largest force)."""
     result = run("cylinder_compression", {"materials.0.nu": 0.0})
     mu, b, area = E / 2.0, 0.7, np.pi * 0.25
-    assert result.quantities["TOP_reaction_y"] == pytest.approx(mu * (b - 1.0 / b) * area, rel=1e-9)
+    assert result.quantities["TOP_reaction_y"] == pytest.approx(mu * (b - 1.0 / b) * area, rel=1e-8)
     assert abs(result.quantities["x_at_1.00"]) < 1e-12
     W = 0.5 * mu * (b**2 - 1.0 - 2.0 * np.log(b))
     assert result.histories["elastic"][-1] == pytest.approx(W * area * 1.0, rel=1e-9)
