@@ -2,7 +2,7 @@
 A disc rolling down an incline: corotational against small kinematics
 ======================================================================
 
-A rubber disc (R = 0.1 m, E = 1 MPa, nu = 0.3, rho = 1000 kg/m^3, plane
+A rubber disc (R = 0.1 m, E = 3 MPa, nu = 0.3, rho = 1000 kg/m^3, plane
 strain, QUAD8) is released on a 30 degree incline with Coulomb friction
 mu = 0.5 (``cases/rolling_disc.toml``: gravity tilted over a horizontal rigid
 plane, ramped over 0.05 s). Friction is enough to roll (mu above

@@ -206,8 +206,8 @@ def test_gallery_gmsh_triangles_slide_like_the_exact_block(gallery):
 
 
 def test_gallery_rolling_disc_turns_like_the_rigid_disc_and_small_kinematics_does_not(gallery):
-    """The corotational disc's rotation at 0.3 s is the rigid rolling disc's to 1 % (observed
-    -5e-3; exact: (g sin 30 / (1 + 1/2) / R) (t - t_r/2)^2 / 2 + t_r^2 / 24 with the 0.05 s
+    """The corotational disc's rotation at 0.3 s is the rigid rolling disc's to 0.5 % (observed
+    -8.5e-4; exact: (g sin 30 / (1 + 1/2) / R) (t - t_r/2)^2 / 2 + t_r^2 / 24 with the 0.05 s
     ramp); with small kinematics the same disc turns by little more than half of it, and says
     so in a warning."""
     module = gallery("plot_rolling_disc.py")
@@ -216,7 +216,7 @@ def test_gallery_rolling_disc_turns_like_the_rigid_disc_and_small_kinematics_doe
     exact = unit.angular_acceleration * (0.5 * (0.3 - 0.025) ** 2 + 0.05**2 / 24)
     assert exact == pytest.approx(1.239875, rel=1e-7)
     assert module["exact_at_end"] == pytest.approx(exact, rel=1e-12)
-    assert module["headline"] == pytest.approx(-exact, rel=1e-2)
+    assert module["headline"] == pytest.approx(-exact, rel=5e-3)
     small = module["small"].quantities["DISC_rotation_at_0.30"]
     assert -0.7 * exact < small < -0.4 * exact
     assert any("materials[].kinematics" in str(w.message) for w in module["caught"])
