@@ -53,6 +53,19 @@ def test_bad_input_is_one_line_naming_the_file_and_the_key(case, setting, key, c
     assert len(err) == 1 and err[0].startswith("fem2d: error:") and key in err[0] and ".toml" in err[0], err
 
 
+@pytest.mark.parametrize(("element", "measured"), [("tri6", "24 %"), ("quad8", "22 %")])
+def test_fbar_on_quadratic_cells_is_refused_in_one_line_naming_the_key(element, measured, capsys, tmp_path):
+    """The compression case (finite strain) with volumetric = "bbar" (F-bar) on TRI6 or QUAD8
+    cells: refused, naming the file, materials[0].volumetric, the cells and the compression at
+    which their F-bar tangent turns indefinite."""
+    status = main(["run", "compression", "--set", f"mesh.element={element}", "--set", "materials.0.volumetric=bbar",
+                   "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    for words in ("compression.toml", "materials[0].volumetric", f"on {element.upper()} cells", f"from {measured}"):
+        assert words in err[0], err
+
+
 def test_kinematics_on_a_modal_case_is_refused(capsys, tmp_path):
     from fem2d.case.loading import case_path
 

@@ -75,13 +75,43 @@ dilatation's fluctuation, and neither carries the bulk modulus on it.
 Why the mean on quadratic cells, measured on Lamé's thick cylinder (radii 1 and 2, plane
 strain, nu = 0.4999, p = 1e-4 E, 4 x 8 QUAD8 cells): the centre value leaves the radial
 displacement 5.8 % off (the volume change at one point of a quadratic cell is a poor
-constraint on its area), the mean 0.009 % (small-strain B-bar: 0.004 %). But on quadratic
-quads F-bar is not stable under compression: the tangent of a 4 x 4 block at nu = 0.3 in the
-homogeneous plane-strain compression (which the full cells carry with a positive definite
-tangent) has a negative eigenvalue from 22 % compression on QUAD8 and 6 % on QUAD9 (TRI6: still
-positive at 30 %, its smallest eigenvalue a quarter of the full cells'); QUAD4 stays positive
-definite to 30 % at nu = 0.3 and 0.499. Bodies (:class:`~fem2d.model.bodies.Body`) take F-bar
-on QUAD4 cells only.
+constraint on its area), the mean 0.009 % (small-strain B-bar: 0.004 %). On TRI6 cells the
+mean is as accurate as B-bar (largest nodal error of the radial displacement relative to
+u(a), p = 1e-7 E, n x 2n cells of two TRI6 each, finite strain):
+
+====  =========  ========  =====================
+n     full       F-bar     small-strain B-bar
+====  =========  ========  =====================
+2     0.245      4.1e-3    4.2e-3
+4     0.040      5.8e-4    6.4e-4
+8     6.2e-3     8.0e-5    9.1e-5
+16    9.3e-4     1.1e-5    1.2e-5
+====  =========  ========  =====================
+
+(order 2.9, QUAD4 F-bar: 2.5e-2, 6.4e-3, 1.6e-3, 4.0e-4, order 2). But on quadratic cells
+F-bar is not stable under compression. The block of the built-in ``compression`` case, 4 x 4
+cells compressed homogeneously in plane strain (neo-Hookean, its right side free), which the
+full cells and QUAD4 F-bar carry with a positive definite tangent (free dofs) to 30 % at
+nu = 0.3, 0.49 and 0.4999 (also distorted), gets a negative tangent eigenvalue from this
+compression:
+
+=====================  =========  =========  =========
+cells                  nu = 0.3   nu = 0.49  nu = 0.4999
+=====================  =========  =========  =========
+QUAD9                  6 %
+QUAD8                  22 %
+TRI6, 4 x 4 and 8 x 8  > 30 %     24.9 %     24.4 %
+TRI6, distorted 4 x 4  26.2 %     20.9 %     20.5 %
+=====================  =========  =========  =========
+
+(distorted: the inner corner nodes moved at random by up to a quarter of a cell, the edges
+straight). The critical compression does not fall with the cell size: an instability of the
+cells, not of the block (a continuum block of this law is stable far beyond, as the full
+cells show). Running the case on TRI6 F-bar cells, the Newton iterations follow a
+bifurcated, non-homogeneous state at nu = 0.49 (the final force 3.4 % and widening 6.9 % off
+the closed form) and fail at 24 % compression at nu = 0.4999; the Saint Venant-Kirchhoff law,
+whose compressive stiffness falls, stays positive definite to 30 %. Bodies
+(:class:`~fem2d.model.bodies.Body`) take F-bar on QUAD4 cells only.
 
 Example: a linear field, one volume change per cell already, is left as it is (the energy
 and force of :func:`~fem2d.fe.hyperelastic.hyperelastic_cells`):
