@@ -176,7 +176,7 @@ def test_a_thick_cylinder_at_nu_4999_locks_in_full_and_not_with_fbar(law):
     assert fbar < 2e-3, fbar
 
 
-@pytest.mark.parametrize(("element", "measured"), [("quad8", "22 %"), ("quad9", "6 %"), ("tri6", "24 %")])
+@pytest.mark.parametrize(("element", "measured"), [("quad8", "16 %"), ("quad9", "5 %"), ("tri6", "24 %")])
 def test_fbar_bodies_of_other_cells_than_quad4_are_refused(element, measured):
     """F-bar of quadratic cells loses its stability under compression: refused, naming the key
     and the measured compression."""

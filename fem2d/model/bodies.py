@@ -42,13 +42,13 @@ TRI3_NU_LIMIT = 0.49
 #: than QUAD4: the compression at which its tangent turns indefinite on a block of 4 x 4 cells
 #: compressed homogeneously in plane strain (neo-Hookean, smooth supports, one side free), a
 #: state the full cells and QUAD4 F-bar carry with a positive definite tangent beyond 30 %.
-#: On TRI6 (the cell's mean volume change) it is an instability of the cells, not of the block:
-#: the same on 4 x 4 and 8 x 8 cells, 21 % on a distorted 4 x 4 mesh; the built-in
+#: It is an instability of the cells, not of the block: the same on 4 x 4 and 8 x 8 cells,
+#: earlier on a distorted mesh (:mod:`fem2d.fe.fbar`). On TRI6 cells the built-in
 #: ``compression`` case of TRI6 F-bar cells then ends 7 % off at nu = 0.49, and its Newton
 #: iterations fail at 24 % at nu = 0.4999.
 FBAR_UNSTABLE = {
-    "quad8": "from 22 % compression at nu = 0.3",
-    "quad9": "from 6 % compression at nu = 0.3",
+    "quad8": "from 16 % compression at nu = 0.49 to 0.4999, 22 % at 0.3",
+    "quad9": "from 5 % compression at nu = 0.49 to 0.4999, 6 % at 0.3",
     "tri6": "from 24 % compression at nu = 0.49 to 0.4999",
 }
 
