@@ -59,6 +59,31 @@ def test_bad_input_is_one_line_naming_the_file_and_the_key(case, setting, key, c
     assert len(err) == 1 and err[0].startswith("fem2d: error:") and key in err[0] and ".toml" in err[0], err
 
 
+@pytest.mark.parametrize(("element", "measured"), [("quad9", "5 %"), ("quad8", "16 %")])
+def test_fbar_on_quadratic_cells_is_refused_in_one_line_naming_the_key(element, measured, capsys, tmp_path):
+    """The compression case (finite strain) with volumetric = "bbar" (F-bar) on QUAD9 or QUAD8
+    cells: refused, naming the file, materials[0].volumetric, the cells and the compression at
+    which their F-bar tangent turns indefinite."""
+    status = main(["run", "compression", "--set", f"mesh.element={element}", "--set", "materials.0.volumetric=bbar",
+                   "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    for words in ("compression.toml", "materials[0].volumetric", f"on {element.upper()} cells", f"from {measured}"):
+        assert words in err[0], err
+
+
+@pytest.mark.parametrize("element", ["tri6", "quad8"])
+def test_fbar_in_axisymmetry_is_refused_off_quad4_cells_naming_the_key(element, capsys, tmp_path):
+    """The cylinder's compression (axisymmetric, finite strain) with F-bar on TRI6 or QUAD8 rings:
+    one line naming the file, materials[0].volumetric and the cells it is for."""
+    status = main(["run", "cylinder_compression", "--set", f"mesh.element={element}", "--set",
+                   "materials.0.volumetric=bbar", "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(err) == 1, err
+    for words in ("cylinder_compression.toml", "materials[0].volumetric", "in axisymmetry is for QUAD4 cells"):
+        assert words in err[0], err
+
+
 def test_kinematics_on_a_modal_case_is_refused(capsys, tmp_path):
     from fem2d.case.loading import case_path
 

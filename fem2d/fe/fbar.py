@@ -10,8 +10,11 @@ deformation gradient :math:`F` (2x2, :math:`F_{33} = 1`) is replaced by
 
 with :math:`J_0` one volume change per cell (:data:`CELL_VOLUME_CHANGE`): on QUAD4 (and TRI3,
 where it changes nothing) the one at the cell's centre, :math:`J_0 = \det F(\xi = 0)`, the
-classical F-bar; on QUAD8, QUAD9 and TRI6 the cell's mean,
-:math:`J_0 = \sum_q dX_q J_q / \sum_q dX_q` (its deformed area over its reference area).
+classical F-bar; on TRI6 the determinant of the cell's mean deformation gradient,
+:math:`J_0 = \det \bar F_0`, :math:`\bar F_0 = \sum_q dX_q F_q / \sum_q dX_q` (on a QUAD4 the
+centre's F; on a TRI6 with straight edges, whose F is linear, the centroid's); on QUAD8 and
+QUAD9 the cell's mean volume change, :math:`J_0 = \sum_q dX_q J_q / \sum_q dX_q` (its deformed
+area over its reference area).
 :math:`\bar F` keeps the in-plane isochoric part of :math:`F`
 (:math:`\bar F / \sqrt{\det \bar F} = F / \sqrt J`) and takes the cell's volume change,
 :math:`\det \bar F = J_0`, as B-bar's constant pressure space. The cell's energy is the
@@ -46,7 +49,8 @@ and :math:`Q(F)_{aJ,bK} = F^{-1}_{Jb} F^{-1}_{Ka}` (from :math:`\partial F^{-1}_
     \end{pmatrix}\Big).
 
 The cell's :math:`\varphi`: at the centre :math:`\nabla\varphi = B_0^T F_0^{-T}`,
-:math:`\nabla^2\varphi = -B_0^T Q(F_0) B_0`; the mean, with :math:`V = \sum_q dX_q`,
+:math:`\nabla^2\varphi = -B_0^T Q(F_0) B_0`, with :math:`B_0` the centre's map (that of the
+mean F: :math:`B_0 = \sum_q dX_q B_q / \sum_q dX_q`); the mean, with :math:`V = \sum_q dX_q`,
 :math:`\nabla J_0 = \tfrac1V \sum_q dX_q J_q B_q^T F_q^{-T}`,
 :math:`\nabla^2 J_0 = \tfrac1V \sum_q dX_q J_q B_q^T (F_q^{-T} \otimes F_q^{-T} - Q(F_q)) B_q`,
 :math:`\nabla\varphi = \nabla J_0 / J_0`, :math:`\nabla^2 \varphi = \nabla^2 J_0 / J_0 -
@@ -55,10 +59,11 @@ The cell's :math:`\varphi`: at the centre :math:`\nabla\varphi = B_0^T F_0^{-T}`
 At :math:`u = 0` the tangent is the small-strain stiffness whose in-plane strain at a point is
 :math:`\varepsilon + \tfrac12 (\theta_0 - \theta) I` (:math:`\theta` the dilatation,
 :math:`\theta_0` the cell's, :math:`\varepsilon_{zz} = 0`). On QUAD4 the centre value of a
-dilatation is its cell mean, so on every kind its volumetric part is that of B-bar with a
-constant pressure per cell; its deviatoric part is not B-bar's: B-bar spreads the change of
-dilatation over three directions (:math:`\tfrac13 (\bar\theta - \theta)` on xx, yy and zz),
-plane-strain F-bar over the two in-plane ones. The deviator of F-bar's strain is B-bar's plus
+dilatation is its cell mean, and so is the dilatation of the mean F, so on every kind its
+volumetric part is that of B-bar with a constant pressure per cell; its deviatoric part is
+not B-bar's: B-bar spreads the change of dilatation over three directions
+(:math:`\tfrac13 (\bar\theta - \theta)` on xx, yy and zz), plane-strain F-bar over the two
+in-plane ones. The deviator of F-bar's strain is B-bar's plus
 :math:`(\theta_0 - \theta)(\tfrac16, \tfrac16, -\tfrac13)`, and since the fluctuation
 :math:`\theta_0 - \theta` has zero mean over the cell, the two stiffnesses differ by a
 shear-modulus term only,
@@ -72,16 +77,74 @@ which vanishes where the dilatation is uniform in the cell (the patch test) and 
 the mesh size: F-bar is the softer of the two, by a third of the shear modulus on the
 dilatation's fluctuation, and neither carries the bulk modulus on it.
 
-Why the mean on quadratic cells, measured on Lamé's thick cylinder (radii 1 and 2, plane
-strain, nu = 0.4999, p = 1e-4 E, 4 x 8 QUAD8 cells): the centre value leaves the radial
-displacement 5.8 % off (the volume change at one point of a quadratic cell is a poor
-constraint on its area), the mean 0.009 % (small-strain B-bar: 0.004 %). But on quadratic
-quads F-bar is not stable under compression: the tangent of a 4 x 4 block at nu = 0.3 in the
-homogeneous plane-strain compression (which the full cells carry with a positive definite
-tangent) has a negative eigenvalue from 22 % compression on QUAD8 and 6 % on QUAD9 (TRI6: still
-positive at 30 %, its smallest eigenvalue a quarter of the full cells'); QUAD4 stays positive
-definite to 30 % at nu = 0.3 and 0.499. Bodies (:class:`~fem2d.model.bodies.Body`) take F-bar
-on QUAD4 cells only.
+Which :math:`J_0`, measured. On Lamé's thick cylinder (radii 1 and 2, plane strain,
+nu = 0.4999, p = 1e-4 E, 4 x 8 QUAD8 cells) the centre value of QUAD8 leaves the radial
+displacement 5.8 % off (the volume change at one point of a quadratic quad is a poor
+constraint on its area), the mean 0.009 % (small-strain B-bar: 0.004 %). On TRI6 cells
+(mapped onto the annulus, their edges curved; largest nodal error of the radial displacement
+relative to u(a), p = 1e-7 E, n x 2n squares of two TRI6 each, finite strain), the mean F
+and the mean J alike (they differ at second order in the strain):
+
+====  =====  ================  ======  ==================
+n     full   mean F or mean J  centre  small-strain B-bar
+====  =====  ================  ======  ==================
+2     0.245  4.1e-3            1.8e-2  4.2e-3
+4     0.040  5.8e-4            4.8e-3  6.4e-4
+8     6e-3   8.0e-5            1.2e-3  9.1e-5
+16    9e-4   1.1e-5            3.1e-4  1.2e-5
+====  =====  ================  ======  ==================
+
+(QUAD4 F-bar: 2.5e-2, 6.4e-3, 1.6e-3, 4.0e-4, order 2): the means converge as h^2.9, the
+centre as h^2 only: its gradient is not the mean gradient of a curved TRI6, which then fails
+the patch test (a uniform deformation of one curved cell, 30 % strains: force 29 % off). On
+quadratic cells the mean J is not stable under compression. The block of the built-in
+``compression`` case, 4 x 4 cells compressed homogeneously in plane strain (neo-Hookean, its
+right side free), which the full cells and QUAD4 F-bar carry with a positive definite
+tangent (free dofs) to 30 % at nu = 0.3, 0.49 and 0.4999, gets a negative tangent eigenvalue
+from this compression:
+
+=========================  ========  =========  ===========
+cells                      nu = 0.3  nu = 0.49  nu = 0.4999
+=========================  ========  =========  ===========
+QUAD9, mean J              6.5 %     4.8 %      4.7 %
+QUAD8, mean J              21.6 %    16.0 %     15.7 %
+QUAD8, centre              > 30 %    29.9 %     29.4 %
+TRI6, mean J               > 30 %    24.9 %     24.4 %
+TRI6, mean F               > 45 %    42.5 %     42.0 %
+QUAD9, mean J, distorted   5.6 %     4.1 %      4.1 %
+QUAD8, mean J, distorted   16.2 %    12.2 %     11.9 %
+TRI6, mean J, distorted    26.2 %    20.9 %     20.5 %
+TRI6, mean F, distorted    > 45 %    39.1 %     38.4 %
+TRI6, mean J, curved       20-25 %   15-20 %    15-20 %
+TRI6, mean F, curved       > 45 %    35-40 %    35-40 %
+=========================  ========  =========  ===========
+
+(the same on 8 x 8 cells, where the curved TRI6 hold to 40 % with the mean F, 20 % with the
+mean J; distorted: the inner corner nodes moved at random by up to a quarter of a cell, the
+edges straight; curved: then the inner mid-side nodes by up to a twentieth, on a 5 % grid of
+compressions; the full cells stay positive definite to 45 % in all of them). These are
+instabilities of the cells, not of the block. With the mean J, the ``compression`` case of
+TRI6 cells follows a bifurcated state at nu = 0.49 (the final force 3.4 % and widening 6.9 %
+off the closed form) and its Newton iterations fail at 24 % at nu = 0.4999; with the mean F
+it is exact to 1e-9 at nu = 0.3, 0.49 and 0.4999, both laws, on 4 x 4 and 8 x 8 cells. So
+TRI6 takes the mean F: stable, and as accurate as B-bar. Not homogeneous: the unit block
+clamped on its base and top (a half block, its left side a symmetry plane, its right side
+free) pressed by 15 % at nu = 0.49 barrels; the top's force (N per m, E = 1e7 Pa) and the
+bulge of the right side's middle, n x n cells:
+
+======================  ==================  ==================  ==================
+cells                   n = 4               n = 8               n = 16
+======================  ==================  ==================  ==================
+QUAD4 F-bar             5.09e6, 0.2035      4.84e6, 0.2011      4.73e6, 0.1991
+TRI6 F-bar (mean F)     4.46e6, 0.1984      4.54e6, 0.1965      4.56e6, 0.1952
+TRI6 full               5.08e6, 0.2120      4.85e6, 0.2027
+======================  ==================  ==================  ==================
+
+(QUAD4 F-bar, 32 x 32: 4.66e6, 0.1974; the two close in on each other from either side, slowly
+for the singular clamped corners), every final tangent positive definite, TRI6 F-bar's
+smallest eigenvalue that of the full TRI6 cells within 8 %: no spurious mode. At nu = 0.4999
+the finer meshes turn a corner cell inside out, QUAD4 (32 x 32) as TRI6 (16 x 16). Bodies
+(:class:`~fem2d.model.bodies.Body`) take F-bar on QUAD4 and TRI6 cells.
 
 Example: a linear field, one volume change per cell already, is left as it is (the energy
 and force of :func:`~fem2d.fe.hyperelastic.hyperelastic_cells`):
@@ -118,8 +181,9 @@ from fem2d.mesh.mesh import CellBlock
 
 _I2 = np.eye(2)
 
-#: The volume change :math:`J_0` each cell kind gives all its points: "centre" or "mean".
-CELL_VOLUME_CHANGE = {"tri3": "centre", "quad4": "centre", "quad8": "mean", "quad9": "mean", "tri6": "mean"}
+#: The volume change :math:`J_0` each cell kind gives all its points: "centre" (the centre's F),
+#: "mean_F" (the determinant of the cell's mean F) or "mean" (the cell's mean volume change).
+CELL_VOLUME_CHANGE = {"tri3": "centre", "quad4": "centre", "quad8": "mean", "quad9": "mean", "tri6": "mean_F"}
 
 
 def cell_centre(kind: str) -> QuadratureRule:
@@ -153,8 +217,12 @@ def _volume_change(kind: str, points, sub: CellBlock, ue: np.ndarray, geo, H: np
     (c, nn, 2) and Hessian (c, nn, 2, nn, 2) in the cell's displacements (module docstring);
     NaN where a determinant is <= 0. ``order`` 0: ``phi`` alone (None for the others), 1: and
     its gradient."""
-    if CELL_VOLUME_CHANGE.get(kind, "centre") == "centre":
-        G0 = cell_geometry(points, sub, cell_centre(kind), group, check=False).grad  # (c, 1, nn, 2)
+    how = CELL_VOLUME_CHANGE.get(kind, "centre")
+    if how in ("centre", "mean_F"):
+        if how == "centre":
+            G0 = cell_geometry(points, sub, cell_centre(kind), group, check=False).grad  # (c, 1, nn, 2)
+        else:  # the gradient of the cell's mean F
+            G0 = (np.einsum("cq,cqiJ->ciJ", geo.dx, geo.grad) / geo.dx.sum(axis=1)[:, None, None])[:, None]
         H0 = _displacement_gradients(ue, G0)
         Fi, _ = _inverse(_I2 + H0)
         j0 = _det(H0)[:, 0]

@@ -38,6 +38,17 @@ LAWS = ("hooke", "saint_venant_kirchhoff", "neo_hookean")
 #: at 8 x 16 cells): the element locks and no mesh refinement a user would make recovers it.
 TRI3_NU_LIMIT = 0.49
 
+#: Why F-bar (``volumetric = "bbar"`` with ``kinematics = "finite"``) is refused on QUAD8 and
+#: QUAD9 cells: the compression at which its tangent turns indefinite on a block of 4 x 4 cells
+#: compressed homogeneously in plane strain (neo-Hookean, smooth supports, one side free), a
+#: state the full cells, QUAD4 and TRI6 F-bar carry with a positive definite tangent beyond
+#: 30 % (TRI6 to 42 %). It is an instability of the cells, not of the block: the same on 4 x 4
+#: and 8 x 8 cells, earlier on a distorted mesh (:mod:`fem2d.fe.fbar`).
+FBAR_UNSTABLE = {
+    "quad8": "from 16 % compression at nu = 0.49 to 0.4999, 22 % at 0.3",
+    "quad9": "from 5 % compression at nu = 0.49 to 0.4999, 6 % at 0.3",
+}
+
 
 @dataclass(frozen=True)
 class Body:
@@ -98,10 +109,12 @@ class Body:
         to 0.4999) in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 and TRI6 cells
         (TRI3 cannot be helped: refused; and a TRI3 body with nu above
         :data:`TRI3_NU_LIMIT` = 0.49 is refused in plane strain and axisymmetry, where it locks).
-        With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4 cells only: the
-        law at :math:`\bar F = (J_0 / J)^{1/2} F`, the volume change :math:`J_0` of the cell's centre.
+        With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4 and TRI6 cells:
+        the law at :math:`\bar F = (J_0 / J)^{1/2} F`, :math:`J_0` the volume change of the cell's
+        centre (QUAD4) or of its mean deformation gradient (TRI6). On QUAD8 and QUAD9 cells its
+        tangent turns indefinite under compression (:data:`FBAR_UNSTABLE`): refused.
         In axisymmetry F-bar is :math:`\bar F = (J_0 / J)^{1/3} F`, :math:`J_0` the volume change
-        of the cell's ring (:mod:`fem2d.fe.axisymmetric_fbar`), on QUAD4 cells too.
+        of the cell's ring (:mod:`fem2d.fe.axisymmetric_fbar`), on QUAD4 cells only.
         A ``"corotational"`` body refuses it (its strain is small in a turning frame, where
         B-bar would be the way; not done).
 
@@ -224,12 +237,18 @@ class Body:
             if self.volumetric == "bbar":
                 if (why := bbar_support(block.kind, self.hypothesis)) is not None:
                     raise ModelError(self, "volumetric", f"group {self.group!r}: {why}")
-                if self.kinematics == "finite" and block.kind != "quad4":
+                if self.kinematics == "finite" and self.axisymmetric and block.kind != "quad4":
                     raise ModelError(self, "volumetric", f"group {self.group!r}: F-bar (\"bbar\" with \"finite\" "
-                                                         f"kinematics) is for QUAD4 cells: on {block.kind.upper()} "
+                                                         "kinematics) in axisymmetry is for QUAD4 cells only (its "
+                                                         "tangent is measured stable under compression there); mesh "
+                                                         "the body with QUAD4 cells")
+                if self.kinematics == "finite" and block.kind in FBAR_UNSTABLE:
+                    raise ModelError(self, "volumetric", f"group {self.group!r}: F-bar (\"bbar\" with \"finite\" "
+                                                         f"kinematics) is for QUAD4 and TRI6 cells: on "
+                                                         f"{block.kind.upper()} "
                                                          "cells its tangent loses its stability under compression "
-                                                         "(QUAD9 cells at 6 %, QUAD8 at 22 %); mesh the body with "
-                                                         "QUAD4 cells")
+                                                         f"({FBAR_UNSTABLE[block.kind]}, where QUAD4 and TRI6 "
+                                                         "hold beyond 30 %); mesh the body with QUAD4 or TRI6 cells")
             k = self.cell_stiffness(mesh.points, block)
             m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group,
                               axisymmetric=self.axisymmetric)
