@@ -97,7 +97,8 @@ def timed(levels: list[int], repeats: int) -> dict:
     """Medians over ``repeats`` interleaved runs, per level."""
     samples: dict = {level: {"factor": [], "solve": [], **{k: [] for k in KINEMATICS}} for level in levels}
     counts: dict = {level: {} for level in levels}
-    march(levels[0], "finite", 2 * DT0 / 2 ** levels[0])  # imports and first calls, not timed
+    for kinematics in KINEMATICS:  # imports (numba's, for the corotational cells) and first calls, not timed
+        march(levels[0], kinematics, 2 * DT0 / 2 ** levels[0])
     for _ in range(repeats):
         for level in levels:
             for kinematics in KINEMATICS:

@@ -142,12 +142,12 @@ def test_the_rolling_disc_rolls_with_corotational_kinematics_and_not_with_small_
 def test_contact_between_two_turning_bodies_slides_as_the_exact_block(kinematics):
     """The incline: a block slides down its deformable support (the master surface), both bodies
     corotational or finite, at g (sin 30 - mu cos 30) with the load ramp: the exact distances
-    at 1 s and 2 s to the tolerance of the small run, and the small run's numbers to 1e-9 m
+    at 1 s and 2 s to the tolerance of the small run, and the small run's numbers to 1e-8 m
     (neither body turns)."""
     both = {"materials.0.kinematics": kinematics, "materials.1.kinematics": kinematics}
     turning, small = run("incline", both), run("incline", {})
     assert len(turning.checks) == 2 and all(check["passed"] for check in turning.checks), turning.checks
     for check in turning.checks:
         assert abs(check["relative_error"]) < 1e-4
-        assert abs(turning.quantities[check["quantity"]] - small.quantities[check["quantity"]]) < 1e-9
+        assert abs(turning.quantities[check["quantity"]] - small.quantities[check["quantity"]]) < 1e-8
     assert turning.timing["body_newton_iterations"] > 0 and turning.warnings == []

@@ -280,14 +280,19 @@ def test_the_compiled_corotational_kernel_gives_the_formulation_s_numbers(kind, 
     ue = u[frame[2]].reshape(len(angles), nn, 2)
     ue = (ue - ue.mean(axis=1, keepdims=True)).reshape(len(angles), -1)
     remainder = ref.force - (K @ ue[..., None])[..., 0]
-    energy, rest, tangent, inverted = corotational_remainder(u, frame[2], frame, K, tangent=True,
-                                                             interpreted=interpreted)
-    assert inverted == 0
-    assert rel(energy, ref.energy) < 1e-12
-    assert np.abs(rest - remainder).max() < 1e-12 * np.abs(ref.force).max()
-    assert rel(tangent, ref.tangent) < 1e-13
-    energy2, rest2, none, _ = corotational_remainder(u, frame[2], frame, K)
-    assert none is None and np.array_equal(energy2, energy) and np.array_equal(rest2, rest)
+    out = corotational_remainder(u, frame[2], frame, K, tangent=True, interpreted=interpreted)
+    assert out.inverted == 0
+    assert rel(out.energy, ref.energy) < 1e-12
+    assert np.abs(out.remainder - remainder).max() < 1e-12 * np.abs(ref.force).max()
+    assert rel(out.tangent, ref.tangent) < 1e-13
+    assert rel(out.linear, 0.5 * np.einsum("ci,cij,cj->c", ue, K, ue)) < 1e-13
+    alone = corotational_remainder(u, frame[2], frame, K)
+    assert alone.tangent is None and np.array_equal(alone.energy, out.energy)
+    assert np.array_equal(alone.remainder, out.remainder)
+    # the same cells reading their matrices through an index: the same numbers
+    shared = corotational_remainder(u, frame[2], frame, np.concatenate([K[::-1], K]), tangent=True,
+                                    index=np.arange(len(angles), 2 * len(angles)))
+    assert np.array_equal(shared.remainder, out.remainder) and np.array_equal(shared.tangent, out.tangent)
 
 
 def test_the_compiled_corotational_kernel_counts_inverted_cells():
@@ -298,5 +303,26 @@ def test_the_compiled_corotational_kernel_counts_inverted_cells():
     K = stiffness_matrices(X, block, elasticity_matrix(E, NU))
     mirrored = (X * [-1.0, 1.0] - X).ravel()  # det F = -1
     frame = corotational_frame(X, block)
-    assert corotational_remainder(mirrored, frame[2], frame, K)[3] == 1
-    assert corotational_remainder(np.zeros(X.size), frame[2], frame, K)[3] == 0
+    assert corotational_remainder(mirrored, frame[2], frame, K).inverted == 1
+    assert corotational_remainder(np.zeros(X.size), frame[2], frame, K).inverted == 0
+
+
+def test_translated_cells_share_their_stiffness_and_others_do_not():
+    """A structured grid's cells are translates: one matrix for all (their computed matrices
+    differ by round-off only); a distorted cell keeps its own."""
+    from fem2d.fe.corotational_kernel import shared_stiffness
+
+    n = 6
+    x = np.linspace(0.3, 1.7, n + 1)
+    X, Y = np.meshgrid(x, 0.9 * x)
+    points = np.c_[X.ravel(), Y.ravel()]
+    i, j = np.meshgrid(np.arange(n), np.arange(n))
+    a = (j * (n + 1) + i).ravel()
+    block = CellBlock("quad4", np.c_[a, a + 1, a + n + 2, a + n + 1])
+    K = stiffness_matrices(points, block, elasticity_matrix(E, NU))
+    distinct, index = shared_stiffness(K)
+    assert len(distinct) == 1 and np.abs(distinct[index] - K).max() < 1e-12 * np.abs(K).max()
+    points[0] += [0.01, 0.0]  # the first cell distorted
+    K = stiffness_matrices(points, block, elasticity_matrix(E, NU))
+    distinct, index = shared_stiffness(K)
+    assert len(distinct) == 2 and np.array_equal(distinct[index[0]], K[0])

@@ -120,7 +120,8 @@ class DirectHistory:
             s = self.system
             u = s.prescribed_at(state.t)
             u[s.free] = state.u
-            elastic += nonlinear.evaluate(u).energy - nonlinear.linear_energy(u)
+            evaluation = nonlinear.evaluate(u)
+            elastic += evaluation.energy - evaluation.linear_energy
         return kinetic, elastic, springs
 
     def _linear_energies(self, state: StepState) -> tuple[float, float, float]:

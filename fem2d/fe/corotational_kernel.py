@@ -20,18 +20,19 @@ the tests check both against the NumPy formulation to round-off.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from fem2d.modal.jit import compiled, kernel
 
-__all__ = ["corotational_remainder"]
+__all__ = ["CellPass", "corotational_remainder", "shared_stiffness"]
 
 
 @kernel()
-def _cells(u, dofs, g0, Xc, K, want_tangent, energy, remainder, tangent):  # pragma: no cover - compiled
-    """One pass over the cells (see :func:`corotational_remainder`); returns the number of
-    cells turned inside out (their outputs are not written)."""
+def _cells(u, dofs, g0, Xc, K, index, want_tangent, energy, linear, remainder, tangent):  # pragma: no cover
+    """One pass over the cells (see :func:`corotational_remainder`), cell ``c`` with the stiffness
+    ``K[index[c]]``; returns the number of cells turned inside out (their outputs are not written)."""
     nc, nn = g0.shape[0], g0.shape[1]
     m = 2 * nn
     ue = np.empty(m)
@@ -84,6 +85,7 @@ def _cells(u, dofs, g0, Xc, K, want_tangent, energy, remainder, tangent):  # pra
         if not f00 * f11 - f01 * f10 > 0.0:
             bad += 1
             continue
+        kc = index[c]
         r2 = a * a + b * b
         # cos, sin of theta = atan2(a, b) without a transcendental call, and cos - 1 without
         # cancellation: -a^2 / (r (r + b)) where b > 0, (b - r) / r where it is not
@@ -107,17 +109,20 @@ def _cells(u, dofs, g0, Xc, K, want_tangent, energy, remainder, tangent):  # pra
             v[2 * j] = -si * x0 + co * x1
             v[2 * j + 1] = -co * x0 - si * x1
         e = 0.0
+        el = 0.0
         for i in range(m):  # f = K u_loc and K u_e, K read once
             s = 0.0
             t = 0.0
             for k in range(m):
-                kik = K[c, i, k]
+                kik = K[kc, i, k]
                 s += kik * ul[k]
                 t += kik * ue[k]
             f[i] = s
             Ku[i] = t
             e += ul[i] * s
+            el += ue[i] * t
         energy[c] = 0.5 * e
+        linear[c] = 0.5 * el
         vf = 0.0
         for i in range(m):
             g[i] = (b * A[i] - a * B[i]) / r2
@@ -136,7 +141,7 @@ def _cells(u, dofs, g0, Xc, K, want_tangent, energy, remainder, tangent):  # pra
         for i in range(m):
             s = 0.0
             for k in range(m):
-                s += K[c, i, k] * v[k]
+                s += K[kc, i, k] * v[k]
             Kv[i] = s
             vKv += v[i] * s
             wf -= x[i] * Rf[i]
@@ -157,10 +162,10 @@ def _cells(u, dofs, g0, Xc, K, want_tangent, energy, remainder, tangent):  # pra
                 nk = k // 2
                 dk = k % 2
                 # (R K R^T) of the 2 x 2 block of nodes ni, nk: sum_be R_ab K_(ni b)(nk e) R_de
-                k00 = K[c, 2 * ni, 2 * nk]
-                k01 = K[c, 2 * ni, 2 * nk + 1]
-                k10 = K[c, 2 * ni + 1, 2 * nk]
-                k11 = K[c, 2 * ni + 1, 2 * nk + 1]
+                k00 = K[kc, 2 * ni, 2 * nk]
+                k01 = K[kc, 2 * ni, 2 * nk + 1]
+                k10 = K[kc, 2 * ni + 1, 2 * nk]
+                k11 = K[kc, 2 * ni + 1, 2 * nk + 1]
                 if ai == 0:
                     r0, r1 = co, -si
                 else:
@@ -175,14 +180,47 @@ def _cells(u, dofs, g0, Xc, K, want_tangent, energy, remainder, tangent):  # pra
     return bad
 
 
+class CellPass(NamedTuple):
+    """What :func:`corotational_remainder` makes of each cell."""
+
+    #: the strain energy :math:`W_e` (J), shape (nc,)
+    energy: np.ndarray
+    #: the small-strain energy :math:`\tfrac12 u_e^T K_e u_e` of the same displacement (J), shape (nc,)
+    linear: np.ndarray
+    #: :math:`f^{int}_e - K_e u_e` (N), shape (nc, 2 nn)
+    remainder: np.ndarray
+    #: :math:`\partial f^{int}_e / \partial u_e` (N/m), shape (nc, 2 nn, 2 nn), or None
+    tangent: np.ndarray | None
+    #: cells with :math:`\det F \le 0` at the centre (their outputs are not made)
+    inverted: int
+
+
+def shared_stiffness(stiffness: np.ndarray, rtol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct matrices of ``stiffness`` (nc, m, m) and each cell's index into them: cells
+    whose matrices agree to ``rtol`` of the largest entry (the translated cells of a structured
+    mesh, equal to round-off) share one, so a pass reads a few matrices instead of one per cell.
+
+    >>> K = np.stack([np.eye(2), np.eye(2) * (1.0 + 1e-15), 2.0 * np.eye(2)])
+    >>> distinct, index = shared_stiffness(K)
+    >>> len(distinct), index.tolist()
+    (2, [0, 0, 1])
+    """
+    K = np.asarray(stiffness, dtype=float)
+    scale = float(np.max(np.abs(K), initial=0.0)) or 1.0
+    keys = np.round(K.reshape(len(K), -1) / (scale * rtol))
+    _, first, index = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    return np.ascontiguousarray(K[first]), np.asarray(index, dtype=np.int64).ravel()
+
+
 def corotational_remainder(
     u: np.ndarray,
     dofs: np.ndarray,
     frame: tuple[np.ndarray, np.ndarray, np.ndarray],
     stiffness: np.ndarray,
     tangent: bool = False,
+    index: np.ndarray | None = None,
     interpreted: bool = False,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int]:
+) -> CellPass:
     r"""Energy, remainder and tangent of corotational cells in one compiled pass.
 
     With the notation of :func:`~fem2d.fe.corotational.corotational_cells` (its equations,
@@ -196,7 +234,8 @@ def corotational_remainder(
         K^T_e = \partial f^{int}_e / \partial u_e ,
 
     the cell's energy, the *remainder* of its internal force over the small-strain one
-    (:mod:`fem2d.model.internal`) and its tangent.
+    (:mod:`fem2d.model.internal`) and its tangent, with the small-strain energy
+    :math:`\tfrac12 u_e^T K_e u_e`.
 
     Parameters
     ----------
@@ -206,20 +245,19 @@ def corotational_remainder(
         The cells' dofs (interleaved x, y per node).
     frame : tuple
         :func:`~fem2d.fe.corotational.corotational_frame` of the cells.
-    stiffness : ndarray, shape (nc, 2 nn, 2 nn)
-        The cells' small-strain stiffness matrices (N/m).
+    stiffness : ndarray, shape (nc, 2 nn, 2 nn) or (n_distinct, 2 nn, 2 nn)
+        The cells' small-strain stiffness matrices (N/m), one per cell, or the distinct ones
+        with ``index`` (:func:`shared_stiffness`).
     tangent : bool
         Also make the tangents.
+    index : ndarray of int, shape (nc,), optional
+        Each cell's matrix in ``stiffness`` (default: cell c has ``stiffness[c]``).
     interpreted : bool
         Run the kernel's source in the interpreter instead of compiled (slow: for tests).
 
     Returns
     -------
-    energy : ndarray, shape (nc,)
-    remainder : ndarray, shape (nc, 2 nn)
-    tangent : ndarray, shape (nc, 2 nn, 2 nn) or None
-    inverted : int
-        Cells with :math:`\det F \le 0` at the centre (their outputs are not made).
+    CellPass
 
     Examples
     --------
@@ -235,18 +273,23 @@ def corotational_remainder(
     >>> c, s = np.cos(1.0), np.sin(1.0)
     >>> u = (X @ np.array([[c, s], [-s, c]]) - X).ravel()
     >>> frame = corotational_frame(X, block)
-    >>> W, r, _, bad = corotational_remainder(u, frame[2], frame, K, interpreted=True)
-    >>> ue = u.reshape(4, 2) - u.reshape(4, 2).mean(axis=0)
-    >>> bool(abs(W[0]) < 1e-15 and np.allclose(r[0], -K[0] @ ue.ravel(), atol=1e-14)), bad
+    >>> out = corotational_remainder(u, frame[2], frame, K, interpreted=True)
+    >>> ue = (u.reshape(4, 2) - u.reshape(4, 2).mean(axis=0)).ravel()
+    >>> bool(abs(out.energy[0]) < 1e-15 and np.allclose(out.remainder[0], -K[0] @ ue, atol=1e-14)), out.inverted
     (True, 0)
+    >>> bool(np.isclose(out.linear[0], 0.5 * ue @ K[0] @ ue))
+    True
     """
     g0, Xc, _ = frame
     nc, m = dofs.shape
-    energy = np.zeros(nc)
+    if index is None:
+        index = np.arange(nc, dtype=np.int64)
+    energy, linear = np.zeros(nc), np.zeros(nc)
     remainder = np.zeros((nc, m))
     out_tangent = np.zeros((nc, m, m)) if tangent else np.zeros((0, m, m))
     run = _cells if interpreted else compiled(_cells).dispatcher()  # numba's (no native entry point)
     bad = run(np.ascontiguousarray(u, dtype=float), np.ascontiguousarray(dofs, dtype=np.int64),
               np.ascontiguousarray(g0, dtype=float), np.ascontiguousarray(Xc, dtype=float),
-              np.ascontiguousarray(stiffness, dtype=float), bool(tangent), energy, remainder, out_tangent)
-    return energy, remainder, (out_tangent if tangent else None), int(bad)
+              np.ascontiguousarray(stiffness, dtype=float), np.ascontiguousarray(index, dtype=np.int64),
+              bool(tangent), energy, linear, remainder, out_tangent)
+    return CellPass(energy, linear, remainder, out_tangent if tangent else None, int(bad))

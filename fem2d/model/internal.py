@@ -35,7 +35,7 @@ from fem2d.fe import node_dofs
 from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cells
 from fem2d.fe.axisymmetric_hyperelastic import axisymmetric_hyperelastic_cells
 from fem2d.fe.corotational import corotational_frame
-from fem2d.fe.corotational_kernel import corotational_remainder
+from fem2d.fe.corotational_kernel import corotational_remainder, shared_stiffness
 from fem2d.fe.hyperelastic import hyperelastic_cells
 from fem2d.fe.response import InvertedCells
 from fem2d.mesh.mesh import CellBlock, Mesh
@@ -53,17 +53,23 @@ class BodyPart:
     stiffness: np.ndarray
     #: :func:`~fem2d.fe.corotational.corotational_frame` of a corotational body's cells (None otherwise)
     frame: tuple | None = None
+    #: :func:`~fem2d.fe.corotational_kernel.shared_stiffness` of a corotational body's cells
+    shared: tuple | None = None
 
 
 @dataclass(frozen=True)
 class Evaluation:
     """:class:`NonlinearBodies` at one displacement: the strain energy ``energy`` (J), the
-    remainder ``remainder`` :math:`g(u)` on all dofs (N) and, when asked for, the tangent
-    of the bodies' internal force ``tangent`` (CSR, all dofs, N/m)."""
+    remainder ``remainder`` :math:`g(u)` on all dofs (N), when asked for, the tangent
+    of the bodies' internal force ``tangent`` (CSR, all dofs, N/m), and ``linear_energy``,
+    :math:`\tfrac12 u^T K_{nl} u` (J): these bodies' share of the small-strain energy of
+    :math:`u`, which the system's :math:`K` holds and their own ``energy`` replaces (summed
+    cell by cell on the cells' displacements about their mean, as the remainder)."""
 
     energy: float
     remainder: np.ndarray
     tangent: sp.csr_matrix | None
+    linear_energy: float = 0.0
 
 
 class NonlinearBodies:
@@ -88,8 +94,10 @@ class NonlinearBodies:
             for block in blocks_of(mesh, body, "group", body.group, dimension=2):
                 k = body.cell_stiffness(self._points, block)
                 dofs = node_dofs(block.nodes)
-                frame = corotational_frame(self._points, block) if body.kinematics == "corotational" else None
-                parts.append(BodyPart(body, block, dofs, k, frame))
+                frame, shared = None, None
+                if body.kinematics == "corotational":
+                    frame, shared = corotational_frame(self._points, block), shared_stiffness(k)
+                parts.append(BodyPart(body, block, dofs, k, frame, shared))
                 k_blocks.append(k)
                 dof_blocks.append(dofs)
         self.parts = tuple(parts)
@@ -115,15 +123,15 @@ class NonlinearBodies:
         last = self._last
         if last is not None and (last[1].tangent is not None or not tangent) and np.array_equal(last[0], u):
             return last[1]
-        energy, force, values = 0.0, np.zeros(self.n_dofs), []
+        energy, linear_energy, force, values = 0.0, 0.0, np.zeros(self.n_dofs), []
         for part in self.parts:
             body = part.body
             if body.kinematics == "corotational":
-                cells, rest, cell_tangents, inverted = corotational_remainder(u, part.dofs, part.frame, part.stiffness,
-                                                                              tangent=tangent)
-                if inverted:
-                    raise InvertedCells(f"corotational: {inverted} cell(s) turned inside out (det F <= 0 at the "
+                out = corotational_remainder(u, part.dofs, part.frame, part.shared[0], tangent, part.shared[1])
+                if out.inverted:
+                    raise InvertedCells(f"corotational: {out.inverted} cell(s) turned inside out (det F <= 0 at the "
                                         "centre); cut the step")
+                cells, rest, cell_tangents, linear = out.energy, out.remainder, out.tangent, out.linear.sum()
             elif body.axisymmetric:  # the weight 2 pi R of the ring, no thickness
                 kernel = axisymmetric_fbar_cells if body.volumetric == "bbar" else axisymmetric_hyperelastic_cells
                 response = kernel(self._points, part.block, u, body.finite_law, body.E, body.nu, group=body.group,
@@ -141,8 +149,11 @@ class NonlinearBodies:
                 rigid = slice(1, 2) if body.axisymmetric else slice(0, 2)
                 ue[..., rigid] -= ue[..., rigid].mean(axis=1, keepdims=True)
                 ue = ue.reshape(len(part.dofs), -1)
-                rest = response.force - (part.stiffness @ ue[..., None])[..., 0]
+                k_ue = (part.stiffness @ ue[..., None])[..., 0]
+                rest = response.force - k_ue
+                linear = 0.5 * np.einsum("ci,ci->", ue, k_ue)
             energy += float(cells.sum())
+            linear_energy += float(linear)
             force += np.bincount(part.dofs.ravel(), rest.ravel(), minlength=self.n_dofs)
             if tangent:
                 values.append(cell_tangents.ravel())
@@ -151,11 +162,6 @@ class NonlinearBodies:
         if tangent:
             rows, cols = self._pattern
             matrix = sp.csr_matrix((np.concatenate(values), (rows, cols)), shape=(self.n_dofs, self.n_dofs))
-        evaluation = Evaluation(energy, force, matrix)
+        evaluation = Evaluation(energy, force, matrix, linear_energy)
         self._last = (u.copy(), evaluation)
         return evaluation
-
-    def linear_energy(self, u: np.ndarray) -> float:
-        r""":math:`\tfrac12 u^T K_{nl} u`: these bodies' share of the small-strain energy of ``u``
-        (which the system's :math:`K` holds and their own :math:`W(u)` replaces)."""
-        return 0.5 * float(u @ (self.linear @ u))
