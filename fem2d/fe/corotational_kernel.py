@@ -9,7 +9,10 @@ small-strain body (SDNV104's block, ``benchmarks/bench_kinematics.py``). Here th
 equations are one pass: each cell's nodes are read once, its rotation, force and (when
 asked) tangent made in registers and written once. :func:`corotational_remainder` also
 returns the cell's *remainder* :math:`f_{int} - K_e u_e` (:mod:`fem2d.model.internal`), the
-quantity the steps need, without a second pass.
+quantity the steps need, without a second pass, and the cell's small-strain energy (the energy
+history's). The cells of a structured mesh are translates of each other: their stiffness
+matrices are equal to round-off, and :func:`shared_stiffness` keeps one for them all, so the
+pass reads a few matrices instead of one per cell (memory, not arithmetic, bounds it).
 
 The kernel is plain Python over arrays, compiled by numba (``cache=True``, in the
 directory private to the user of :mod:`fem2d.modal.jit_cache`) the first time a process
