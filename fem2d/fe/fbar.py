@@ -169,7 +169,9 @@ for the singular clamped corners), every final tangent positive definite, TRI6 F
 smallest eigenvalue that of the full TRI6 cells within 8 %, QUAD8 F-bar's that of the full
 QUAD8 cells within 3 % (8 x 8) and 0.6 % (16 x 16; 4 x 4: 0.13 against 0.20): no spurious
 mode; QUAD8 and TRI6 F-bar agree to 1 % from 8 x 8 cells. At nu = 0.4999 the finer meshes turn
-a corner cell inside out, QUAD4 (32 x 32) as TRI6 (16 x 16). Bodies
+a corner cell inside out, QUAD4 (32 x 32) as TRI6 and QUAD8 (16 x 16); QUAD8 F-bar on 8 x 8
+cells gives there 5.05e6, 0.2203 (4 x 4: 4.77e6, 0.2235), the TRI6 of the centre's F 5.09e6,
+0.2203, its tangent positive definite (0.056, full QUAD8 at 0.49: 0.057). Bodies
 (:class:`~fem2d.model.bodies.Body`) take F-bar on QUAD4, QUAD8 and TRI6 cells.
 
 Example: a linear field, one volume change per cell already, is left as it is (the energy
