@@ -97,8 +97,8 @@ MATERIAL = Table(
                 "in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 or TRI6 cells; TRI3 cells with nu > 0.49 "
                 "are refused in plane strain and axisymmetry (they lock). With kinematics = \"finite\", \"bbar\" is "
                 "F-bar (the law at (J0 / J)^(1/2) F, J0 the volume change at the cell's centre, or of its mean F on "
-                "TRI6), on QUAD4 and TRI6 cells (on QUAD8 and QUAD9 cells its tangent turns indefinite under "
-                "compression, at nu = 0.49 from 16 % and 5 %: refused); in axisymmetry (J0 / J)^(1/3) F, J0 the "
+                "QUAD8 and TRI6), on QUAD4, QUAD8 and TRI6 cells (on QUAD9 cells its tangent turns indefinite under "
+                "compression, at nu = 0.49 from 17 %: refused); in axisymmetry (J0 / J)^(1/3) F, J0 the "
                 "cell's ring's, on QUAD4 cells only; a \"corotational\" body refuses it",
         ),
         "kinematics": String(

@@ -10,11 +10,11 @@ deformation gradient :math:`F` (2x2, :math:`F_{33} = 1`) is replaced by
 
 with :math:`J_0` one volume change per cell (:data:`CELL_VOLUME_CHANGE`): on QUAD4 (and TRI3,
 where it changes nothing) the one at the cell's centre, :math:`J_0 = \det F(\xi = 0)`, the
-classical F-bar; on TRI6 the determinant of the cell's mean deformation gradient,
-:math:`J_0 = \det \bar F_0`, :math:`\bar F_0 = \sum_q dX_q F_q / \sum_q dX_q` (on a QUAD4 the
-centre's F; on a TRI6 with straight edges, whose F is linear, the centroid's); on QUAD8 and
-QUAD9 the cell's mean volume change, :math:`J_0 = \sum_q dX_q J_q / \sum_q dX_q` (its deformed
-area over its reference area).
+classical F-bar; on TRI6, QUAD8 and QUAD9 the determinant of the cell's mean deformation
+gradient, :math:`J_0 = \det \bar F_0`, :math:`\bar F_0 = \sum_q dX_q F_q / \sum_q dX_q` (on a
+QUAD4 the centre's F; on a TRI6 with straight edges, whose F is linear, the centroid's). The
+cell's mean volume change, :math:`J_0 = \sum_q dX_q J_q / \sum_q dX_q` (its deformed area over
+its reference area), is kept as the variant "mean" the measurements below compare with.
 :math:`\bar F` keeps the in-plane isochoric part of :math:`F`
 (:math:`\bar F / \sqrt{\det \bar F} = F / \sqrt J`) and takes the cell's volume change,
 :math:`\det \bar F = J_0`, as B-bar's constant pressure space. The cell's energy is the
@@ -96,8 +96,20 @@ n     full   mean F or mean J  centre  small-strain B-bar
 
 (QUAD4 F-bar: 2.5e-2, 6.4e-3, 1.6e-3, 4.0e-4, order 2): the means converge as h^2.9, the
 centre as h^2 only: its gradient is not the mean gradient of a curved TRI6, which then fails
-the patch test (a uniform deformation of one curved cell, 30 % strains: force 29 % off). On
-quadratic cells the mean J is not stable under compression. The block of the built-in
+the patch test (a uniform deformation of one curved cell, 30 % strains: force 29 % off; on
+curved QUAD8 and QUAD9 cells 69 % off, the means exact to 5e-15). The same on QUAD8 and QUAD9
+cells mapped onto the annulus (n x 2n, mid-side nodes on the arcs), the mean F:
+
+==  ======  ============  ============  ============  ============
+n   full    QUAD8 mean F  QUAD8 B-bar   QUAD9 mean F  QUAD9 B-bar
+==  ======  ============  ============  ============  ============
+2   0.566   4.1e-4        5.0e-4        3.2e-4        4.1e-4
+4   0.090   3.1e-5        3.9e-5        2.3e-5        3.0e-5
+8   6.5e-3  2.1e-6        2.8e-6        1.4e-6        1.9e-6
+==  ======  ============  ============  ============  ============
+
+(full QUAD8 and QUAD9 alike; B-bar small-strain): order 3.8 to 4, and a little closer than B-bar (whose pressure is
+linear on these cells). The mean J is not stable under compression. The block of the built-in
 ``compression`` case, 4 x 4 cells compressed homogeneously in plane strain (neo-Hookean, its
 right side free), which the full cells and QUAD4 F-bar carry with a positive definite
 tangent (free dofs) to 30 % at nu = 0.3, 0.49 and 0.4999, gets a negative tangent eigenvalue
@@ -117,17 +129,27 @@ TRI6, mean J, distorted    26.2 %    20.9 %     20.5 %
 TRI6, mean F, distorted    > 45 %    39.1 %     38.4 %
 TRI6, mean J, curved       20-25 %   15-20 %    15-20 %
 TRI6, mean F, curved       > 45 %    35-40 %    35-40 %
+QUAD8, mean F              47.4 %    41.0 %     40.4 %
+QUAD8, mean F, distorted   44.5 %    37.5 %     36.9 %
+QUAD8, mean F, curved      41.3 %    34.3 %     33.7 %
+QUAD9, mean F              23.4 %    17.4 %     17.0 %
+QUAD9, mean F, distorted   17.6 %    13.1 %     12.8 %
+QUAD9, mean F, curved      16.3 %    12.1 %     11.9 %
 =========================  ========  =========  ===========
 
 (the same on 8 x 8 cells, where the curved TRI6 hold to 40 % with the mean F, 20 % with the
-mean J; distorted: the inner corner nodes moved at random by up to a quarter of a cell, the
+mean J, QUAD8 with the mean F to 39-40 % at nu = 0.49 and 0.4999 on all three meshes, QUAD9 to
+17-20 %; distorted: the inner corner nodes moved at random by up to a quarter of a cell, the
 edges straight; curved: then the inner mid-side nodes by up to a twentieth, on a 5 % grid of
-compressions; the full cells stay positive definite to 45 % in all of them). These are
-instabilities of the cells, not of the block. With the mean J, the ``compression`` case of
-TRI6 cells follows a bifurcated state at nu = 0.49 (the final force 3.4 % and widening 6.9 %
+compressions, bisected for the quads' mean F; the full cells stay positive definite to 45 % in
+all of them). These are instabilities of the cells, not of the block. With the mean J, the
+``compression`` case of TRI6 cells follows a bifurcated state at nu = 0.49 (the final force 3.4 % and widening 6.9 %
 off the closed form) and its Newton iterations fail at 24 % at nu = 0.4999; with the mean F
-it is exact to 1e-9 at nu = 0.3, 0.49 and 0.4999, both laws, on 4 x 4 and 8 x 8 cells. So
-TRI6 takes the mean F: stable, and as accurate as B-bar. Not homogeneous: the unit block
+it is exact to 1e-9 at nu = 0.3, 0.49 and 0.4999, both laws, on 4 x 4 and 8 x 8 cells; so is
+it on QUAD8 cells (to 2e-8). So TRI6 and QUAD8 take the mean F: stable, and as accurate as
+B-bar. QUAD9 with the mean F turns indefinite from 17 % (12 % curved), and its ``compression``
+case fails (Newton's iterations at nu = 0.49 and 0.4999 on 4 x 4 cells, the closed form missed
+by 17 % on 8 x 8 at nu = 0.4999): bodies refuse it. Not homogeneous: the unit block
 clamped on its base and top (a half block, its left side a symmetry plane, its right side
 free) pressed by 15 % at nu = 0.49 barrels; the top's force (N per m, E = 1e7 Pa) and the
 bulge of the right side's middle, n x n cells:
@@ -138,13 +160,19 @@ cells                   n = 4               n = 8               n = 16
 QUAD4 F-bar             5.09e6, 0.2035      4.84e6, 0.2011      4.73e6, 0.1991
 TRI6 F-bar (mean F)     4.46e6, 0.1984      4.54e6, 0.1965      4.56e6, 0.1952
 TRI6 full               5.08e6, 0.2120      4.85e6, 0.2027
+QUAD8 F-bar (mean F)    4.31e6, 0.2009      4.51e6, 0.1968      4.55e6, 0.1951
+QUAD8 full              5.32e6, 0.2061      4.95e6, 0.2039      4.76e6, 0.1996
 ======================  ==================  ==================  ==================
 
 (QUAD4 F-bar, 32 x 32: 4.66e6, 0.1974; the two close in on each other from either side, slowly
 for the singular clamped corners), every final tangent positive definite, TRI6 F-bar's
-smallest eigenvalue that of the full TRI6 cells within 8 %: no spurious mode. At nu = 0.4999
-the finer meshes turn a corner cell inside out, QUAD4 (32 x 32) as TRI6 (16 x 16). Bodies
-(:class:`~fem2d.model.bodies.Body`) take F-bar on QUAD4 and TRI6 cells.
+smallest eigenvalue that of the full TRI6 cells within 8 %, QUAD8 F-bar's that of the full
+QUAD8 cells within 3 % (8 x 8) and 0.6 % (16 x 16; 4 x 4: 0.13 against 0.20): no spurious
+mode; QUAD8 and TRI6 F-bar agree to 1 % from 8 x 8 cells. At nu = 0.4999 the finer meshes turn
+a corner cell inside out, QUAD4 (32 x 32) as TRI6 and QUAD8 (16 x 16); QUAD8 F-bar on 8 x 8
+cells gives there 5.05e6, 0.2203 (4 x 4: 4.77e6, 0.2235), the TRI6 of the centre's F 5.09e6,
+0.2203, its tangent positive definite (0.056, full QUAD8 at 0.49: 0.057). Bodies
+(:class:`~fem2d.model.bodies.Body`) take F-bar on QUAD4, QUAD8 and TRI6 cells.
 
 Example: a linear field, one volume change per cell already, is left as it is (the energy
 and force of :func:`~fem2d.fe.hyperelastic.hyperelastic_cells`):
@@ -183,7 +211,7 @@ _I2 = np.eye(2)
 
 #: The volume change :math:`J_0` each cell kind gives all its points: "centre" (the centre's F),
 #: "mean_F" (the determinant of the cell's mean F) or "mean" (the cell's mean volume change).
-CELL_VOLUME_CHANGE = {"tri3": "centre", "quad4": "centre", "quad8": "mean", "quad9": "mean", "tri6": "mean_F"}
+CELL_VOLUME_CHANGE = {"tri3": "centre", "quad4": "centre", "quad8": "mean_F", "quad9": "mean_F", "tri6": "mean_F"}
 
 
 def cell_centre(kind: str) -> QuadratureRule:

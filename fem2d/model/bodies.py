@@ -38,15 +38,15 @@ LAWS = ("hooke", "saint_venant_kirchhoff", "neo_hookean")
 #: at 8 x 16 cells): the element locks and no mesh refinement a user would make recovers it.
 TRI3_NU_LIMIT = 0.49
 
-#: Why F-bar (``volumetric = "bbar"`` with ``kinematics = "finite"``) is refused on QUAD8 and
-#: QUAD9 cells: the compression at which its tangent turns indefinite on a block of 4 x 4 cells
-#: compressed homogeneously in plane strain (neo-Hookean, smooth supports, one side free), a
-#: state the full cells, QUAD4 and TRI6 F-bar carry with a positive definite tangent beyond
-#: 30 % (TRI6 to 42 %). It is an instability of the cells, not of the block: the same on 4 x 4
-#: and 8 x 8 cells, earlier on a distorted mesh (:mod:`fem2d.fe.fbar`).
+#: Why F-bar (``volumetric = "bbar"`` with ``kinematics = "finite"``) is refused on QUAD9
+#: cells: the compression at which its tangent (J0 that of the cell's mean F) turns indefinite
+#: on a block of 4 x 4 cells compressed homogeneously in plane strain (neo-Hookean, smooth
+#: supports, one side free), a state the full cells, QUAD4, QUAD8 and TRI6 F-bar carry with a
+#: positive definite tangent beyond 30 % (QUAD8 to 40 %, TRI6 to 42 %). It is an instability of
+#: the cells, not of the block: the same on 4 x 4 and 8 x 8 cells, earlier on a distorted mesh
+#: (:mod:`fem2d.fe.fbar`).
 FBAR_UNSTABLE = {
-    "quad8": "from 16 % compression at nu = 0.49 to 0.4999, 22 % at 0.3",
-    "quad9": "from 5 % compression at nu = 0.49 to 0.4999, 6 % at 0.3",
+    "quad9": "from 17 % compression at nu = 0.49 to 0.4999, 23 % at 0.3",
 }
 
 
@@ -109,10 +109,10 @@ class Body:
         to 0.4999) in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 and TRI6 cells
         (TRI3 cannot be helped: refused; and a TRI3 body with nu above
         :data:`TRI3_NU_LIMIT` = 0.49 is refused in plane strain and axisymmetry, where it locks).
-        With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4 and TRI6 cells:
-        the law at :math:`\bar F = (J_0 / J)^{1/2} F`, :math:`J_0` the volume change of the cell's
-        centre (QUAD4) or of its mean deformation gradient (TRI6). On QUAD8 and QUAD9 cells its
-        tangent turns indefinite under compression (:data:`FBAR_UNSTABLE`): refused.
+        With ``kinematics = "finite"`` it is F-bar (:mod:`fem2d.fe.fbar`), on QUAD4, QUAD8 and
+        TRI6 cells: the law at :math:`\bar F = (J_0 / J)^{1/2} F`, :math:`J_0` the volume change
+        of the cell's centre (QUAD4) or of its mean deformation gradient (QUAD8, TRI6). On QUAD9
+        cells its tangent turns indefinite under compression (:data:`FBAR_UNSTABLE`): refused.
         In axisymmetry F-bar is :math:`\bar F = (J_0 / J)^{1/3} F`, :math:`J_0` the volume change
         of the cell's ring (:mod:`fem2d.fe.axisymmetric_fbar`), on QUAD4 cells only.
         A ``"corotational"`` body refuses it (its strain is small in a turning frame, where
@@ -244,11 +244,12 @@ class Body:
                                                          "the body with QUAD4 cells")
                 if self.kinematics == "finite" and block.kind in FBAR_UNSTABLE:
                     raise ModelError(self, "volumetric", f"group {self.group!r}: F-bar (\"bbar\" with \"finite\" "
-                                                         f"kinematics) is for QUAD4 and TRI6 cells: on "
+                                                         f"kinematics) is for QUAD4, QUAD8 and TRI6 cells: on "
                                                          f"{block.kind.upper()} "
                                                          "cells its tangent loses its stability under compression "
-                                                         f"({FBAR_UNSTABLE[block.kind]}, where QUAD4 and TRI6 "
-                                                         "hold beyond 30 %); mesh the body with QUAD4 or TRI6 cells")
+                                                         f"({FBAR_UNSTABLE[block.kind]}, where QUAD4, QUAD8 and "
+                                                         "TRI6 hold beyond 30 %); mesh the body with QUAD4, QUAD8 "
+                                                         "or TRI6 cells")
             k = self.cell_stiffness(mesh.points, block)
             m = mass_matrices(mesh.points, block, self.rho, self.thickness, lumping, group=self.group,
                               axisymmetric=self.axisymmetric)
