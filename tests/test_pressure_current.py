@@ -236,7 +236,9 @@ def test_a_small_kinematics_body_keeps_the_reference_configuration():
 
 
 def test_the_rolling_disc_half_width_is_hertz_s():
-    """The disc rolling down the incline (128 rim nodes, dt = 4 ms, 0.3 s: over a radian turned):
+    """The disc rolling down the incline, made softer (1 MPa, so that its contact spans several of its 128
+    rim nodes) and meshed finer across (8 rings of cells: with the case's 2 the mean below is 0.79, the
+    cells under the contact too coarse for its pressure); dt = 4 ms, 0.3 s: over a radian turned:
     at every instant of the rolling, its half-width on the current rim against the 2D Hertz
     half-width :math:`a = \\sqrt{4 P R / (\\pi E^*)}` of that instant's load P: their mean within
     5 % (measured 0.985; one instant's scatters by 15 %: three nodes carry, and the rim's polygon
@@ -244,15 +246,18 @@ def test_the_rolling_disc_half_width_is_hertz_s():
     (measured 1.21; 1.08 at dt = 2 ms). On the reference rim the mean would be 0.79."""
     from fem2d.runs.result import run
 
-    result = run("rolling_disc", {"time.end": 0.3, "time.dt": 4.0e-3, "mesh.params.cells": 16})
+    result = run("rolling_disc", {"time.end": 0.3, "time.dt": 4.0e-3, "mesh.params.cells": 16, "mesh.params.rings": 8,
+                                  "materials.0.E": 1.0e6})
+    radius = 0.1
     zone = result.fields.system.zones[0]
     h = result.histories
     force, t = h["slave_normal_force"], h["time"]
     d = np.stack([h["slave_dx"], h["slave_dy"]], axis=-1)
-    e_star = 1.0e6 / (1.0 - 0.3**2)
+    body = result.fields.model.bodies[0]  # the case's own disc
+    e_star = body.E / (1.0 - body.nu**2)
 
     def hertz(load):
-        return np.sqrt(4.0 * load * 0.1 / (math.pi * e_star))
+        return np.sqrt(4.0 * load * radius / (math.pi * e_star))
 
     rolling = np.flatnonzero(t > 0.1)
     ratios = [half_width(abscissa(zone, d[k], force[k]), force[k]) / hertz(force[k].sum()) for k in rolling]
