@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fem2d.case.exact_static import ON_LINE, _at_times, _block, _reported_node
+from fem2d.case.exact_static import ON_LINE, _block, compressed_block
 from fem2d.case.loading import Case
 from fem2d.case.references import ExactReference, NoExactSolution
-from fem2d.errors import InputError
 
 if TYPE_CHECKING:
     from fem2d.model.system import System
@@ -55,48 +54,15 @@ def cylinder_compression(case: Case, system: System) -> ExactReference:
     block = _block(case, system)
     if case.get("model.hypothesis") != "axisymmetric":
         raise NoExactSolution("the cylinder is a solid of revolution (model.hypothesis = \"axisymmetric\")")
-    if any(np.any(load.vector) for load in system.loads):
-        raise NoExactSolution("the cylinder is loaded: the model has it moved by its supports only")
     size = max(block.length, block.height)
     axis = block.on_x(0.0) if abs(block.x0) <= ON_LINE * size else block.nodes[:0]
-    base, top = block.on_y(block.y0), block.on_y(block.y0 + block.height)
-    held = np.unique(np.concatenate([2 * axis, 2 * base + 1, 2 * top + 1]))
-    if not np.array_equal(np.sort(system.fixed), held):
-        raise NoExactSolution("the cylinder is held in dy on its base and top, in dx on the axis, and nowhere else")
-    times = {**_at_times(case), "end": case.get("time.end")}
-    moved = {label: system.prescribed_at(t) for label, t in times.items()}
-    for u in moved.values():
-        if np.any(u[2 * axis]) or np.any(u[2 * base + 1]) or np.ptp(u[2 * top + 1]) > ON_LINE * block.height:
-            raise NoExactSolution("the axis and base are not held at 0, or the top does not move as one")
-    stretch = {label: 1.0 + float(u[2 * top[0] + 1]) / block.height for label, u in moved.items()}
-    material = block.material
-    law = "hooke" if material["kinematics"] != "finite" else (
-        "saint_venant_kirchhoff" if material["law"] == "hooke" else material["law"])
-    try:
-        response = {label: uniaxial_cylinder(b, law, material["E"], material["nu"]) for label, b in stretch.items()}
-    except InputError as exc:  # a stretch the law has no answer for
-        raise NoExactSolution(str(exc)) from None
     area = np.pi * ((block.x0 + block.length) ** 2 - block.x0**2)
-    values: dict[str, float] = {}
-    lines = {"top": set(top.tolist()), "base": set(base.tolist())}
-    for name in case.get("report.reactions"):
-        nodes = set(system.mesh.group_nodes(name).tolist())
-        sign = 1.0 if nodes == lines["top"] else -1.0 if nodes == lines["base"] else 0.0
-        if not sign:
-            continue
-        for label, r in response.items():
-            key = f"{name}_reaction_y" + ("" if label == "end" else f"_at_{label}")
-            values[key] = sign * r.nominal_stress * area
-    node = _reported_node(case, system)
-    if node is not None:
-        X, Y = system.mesh.points[node, :2]
-        for label, r in response.items():
-            if label != "end":
-                u = ((r.lateral_stretch - 1.0) * X, (stretch[label] - 1.0) * (Y - block.y0))
-                values[f"x_at_{label}"] = float(u["dx dy".split().index(case.get("report.component"))])
+    law, stretch, values = compressed_block(case, system, block, axis, ("cylinder", "on the axis", "the axis"),
+                                            uniaxial_cylinder, area, 0.0)
+    material = block.material
     source = (f"exact: homogeneous axial compression of a cylinder, {law} E={material['E']:g} nu={material['nu']:g}, "
-              f"R={block.x0:g}..{block.x0 + block.length:g} m H={block.height:g} m, stretch {stretch['end']:.6g} "
+              f"R={block.x0:g}..{block.x0 + block.length:g} m H={block.height:g} m, stretch {stretch:.6g} "
               "at the end")
-    return ExactReference(source, values.get, parameters={"law": law, "stretch": stretch["end"], "area": area,
+    return ExactReference(source, values.get, parameters={"law": law, "stretch": stretch, "area": area,
                                                           "height": block.height})
 

@@ -230,30 +230,46 @@ def plane_strain_compression(case: Case, system: System) -> ExactReference:
     block = _block(case, system)
     if case.get("model.hypothesis") != "plane_strain":
         raise NoExactSolution("the block is in plane strain (model.hypothesis = \"plane_strain\")")
+    width = block.length
+    law, stretch, values = compressed_block(
+        case, system, block, block.on_x(block.x0), ("block", "on its side x = x0", "the side"),
+        uniaxial_plane_strain, width * case.get("model.thickness"), block.x0)
+    source = (f"exact: homogeneous plane-strain compression, {law} E={block.material['E']:g} "
+              f"nu={block.material['nu']:g}, w={width:g} m H={block.height:g} m, stretch {stretch:.6g} at the end")
+    return ExactReference(source, values.get, parameters={"law": law, "stretch": stretch, "width": width,
+                                                          "height": block.height})
+
+
+def compressed_block(case: Case, system: System, block: Block, lateral: np.ndarray, names: tuple[str, str, str],
+                     uniaxial: Callable, section: float, origin: float) -> tuple[str, float, dict[str, float]]:
+    r"""What a homogeneous compression between smooth ends gives, for a block of ``block``
+    held in dx on the nodes ``lateral`` (a side, or a cylinder's axis), in dy on its base and
+    top, the top moved as one by its support: the law, the end's stretch and the exact
+    values (``<G>_reaction_y[_at_T]`` of the top and base groups of ``report.reactions``: the
+    nominal stress of ``uniaxial(stretch, law, E, nu)`` times ``section``; ``x_at_T`` of
+    ``report.node``, :math:`u_x = (\lambda_x - 1)(X - x_0)` with ``origin`` as :math:`x_0`,
+    :math:`u_y = (\lambda_y - 1)(Y - y_0)`). ``names``: the body, where ``lateral`` is held
+    and what it is called, for the messages of :class:`NoExactSolution`."""
+    body, where, lateral_name = names
     if any(np.any(load.vector) for load in system.loads):
-        raise NoExactSolution("the block is loaded: the model has it moved by its supports only")
-    side, base = block.on_x(block.x0), block.on_y(block.y0)
-    top = block.on_y(block.y0 + block.height)
-    held = np.unique(np.concatenate([2 * side, 2 * base + 1, 2 * top + 1]))
+        raise NoExactSolution(f"the {body} is loaded: the model has it moved by its supports only")
+    base, top = block.on_y(block.y0), block.on_y(block.y0 + block.height)
+    held = np.unique(np.concatenate([2 * lateral, 2 * base + 1, 2 * top + 1]))
     if not np.array_equal(np.sort(system.fixed), held):
-        raise NoExactSolution("the block is held in dx on its side x = x0, in dy on its base and top, and nowhere "
-                              "else")
-    end = case.get("time.end")
-    times = {**_at_times(case), "end": end}
+        raise NoExactSolution(f"the {body} is held in dx {where}, held in dy on its base and top, and nowhere else")
+    times = {**_at_times(case), "end": case.get("time.end")}
     moved = {label: system.prescribed_at(t) for label, t in times.items()}
     for u in moved.values():
-        if np.any(u[2 * side]) or np.any(u[2 * base + 1]) or np.ptp(u[2 * top + 1]) > ON_LINE * block.height:
-            raise NoExactSolution("the side and base are not held at 0, or the top does not move as one")
+        if np.any(u[2 * lateral]) or np.any(u[2 * base + 1]) or np.ptp(u[2 * top + 1]) > ON_LINE * block.height:
+            raise NoExactSolution(f"{lateral_name} and base are not held at 0, or the top does not move as one")
     stretch = {label: 1.0 + float(u[2 * top[0] + 1]) / block.height for label, u in moved.items()}
     material = block.material
     law = "hooke" if material["kinematics"] != "finite" else (
         "saint_venant_kirchhoff" if material["law"] == "hooke" else material["law"])
     try:
-        response = {label: uniaxial_plane_strain(b, law, material["E"], material["nu"])
-                    for label, b in stretch.items()}
+        response = {label: uniaxial(b, law, material["E"], material["nu"]) for label, b in stretch.items()}
     except InputError as exc:  # a stretch the law has no answer for
         raise NoExactSolution(str(exc)) from None
-    width, thickness = block.length, case.get("model.thickness")
     values: dict[str, float] = {}
     lines = {"top": set(top.tolist()), "base": set(base.tolist())}
     for name in case.get("report.reactions"):
@@ -263,18 +279,15 @@ def plane_strain_compression(case: Case, system: System) -> ExactReference:
             continue
         for label, r in response.items():
             key = f"{name}_reaction_y" + ("" if label == "end" else f"_at_{label}")
-            values[key] = sign * float(r.nominal_stress) * width * thickness
+            values[key] = sign * float(r.nominal_stress) * section
     node = _reported_node(case, system)
     if node is not None:
         X, Y = system.mesh.points[node, :2]
         for label, r in response.items():
             if label != "end":
-                u = ((r.lateral_stretch - 1.0) * (X - block.x0), (stretch[label] - 1.0) * (Y - block.y0))
+                u = ((r.lateral_stretch - 1.0) * (X - origin), (stretch[label] - 1.0) * (Y - block.y0))
                 values[f"x_at_{label}"] = float(u["dx dy".split().index(case.get("report.component"))])
-    source = (f"exact: homogeneous plane-strain compression, {law} E={material['E']:g} nu={material['nu']:g}, "
-              f"w={width:g} m H={block.height:g} m, stretch {stretch['end']:.6g} at the end")
-    return ExactReference(source, values.get, parameters={"law": law, "stretch": stretch["end"], "width": width,
-                                                          "height": block.height})
+    return law, stretch["end"], values
 
 
 #: the static large-deflection and finite-strain exact models, by the name ``[exact] model`` gives them
