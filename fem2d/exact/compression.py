@@ -65,6 +65,17 @@ def lame(E: float, nu: float) -> tuple[float, float]:
     return E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu)), E / (2.0 * (1.0 + nu))
 
 
+def checked_material(law: str, E: float, nu: float) -> None:
+    """Raise :class:`~fem2d.errors.InputError` unless ``law`` is one of :data:`LAWS`, E > 0 and
+    -1 < nu < 0.5 (one line naming the value)."""
+    if law not in LAWS:
+        raise InputError(f"unknown law {law!r}: expected one of " + ", ".join(f'"{name}"' for name in LAWS))
+    if not E > 0.0:
+        raise InputError(f"Young's modulus E {E!r}: expected a positive modulus (Pa)")
+    if not -1.0 < nu < 0.5:
+        raise InputError(f"Poisson's ratio nu {nu!r}: expected -1 < nu < 0.5")
+
+
 def _neo_hookean_lateral(stretch: np.ndarray, lam: float, mu: float) -> np.ndarray:
     r"""Root :math:`x = \ln\lambda_x` of :math:`g(x) = \mu(e^{2x} - 1) + \lambda(x + \ln\lambda_y)`.
 
@@ -107,12 +118,7 @@ def uniaxial_plane_strain(stretch, law: str, E: float, nu: float) -> UniaxialRes
     >>> round(r.nominal_stress, 12)
     -0.357
     """
-    if law not in LAWS:
-        raise InputError(f"unknown law {law!r}: expected one of " + ", ".join(f'"{name}"' for name in LAWS))
-    if not E > 0.0:
-        raise InputError(f"Young's modulus E {E!r}: expected a positive modulus (Pa)")
-    if not -1.0 < nu < 0.5:
-        raise InputError(f"Poisson's ratio nu {nu!r}: expected -1 < nu < 0.5")
+    checked_material(law, E, nu)
     b = np.asarray(stretch, dtype=float)
     if not np.all(b > 0.0):
         raise InputError("stretch: expected stretches > 0 (1 is the undeformed block, 0.7 a 30 % compression)")

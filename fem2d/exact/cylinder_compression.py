@@ -31,7 +31,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from fem2d.errors import InputError
-from fem2d.exact.compression import LAWS, UniaxialResponse, lame
+from fem2d.exact.compression import UniaxialResponse, checked_material, lame
 
 
 def _neo_hookean_radial(stretch: float, lam: float, mu: float) -> float:
@@ -72,12 +72,7 @@ def uniaxial_cylinder(stretch: float, law: str, E: float, nu: float) -> Uniaxial
     >>> round(r.lateral_stretch, 9), round(r.nominal_stress / 1e6, 9)
     (1.107934733, -4.052304243)
     """
-    if law not in LAWS:
-        raise InputError(f"unknown law {law!r}: expected one of " + ", ".join(f'"{name}"' for name in LAWS))
-    if not E > 0.0:
-        raise InputError(f"Young's modulus E {E!r}: expected a positive modulus (Pa)")
-    if not -1.0 < nu < 0.5:
-        raise InputError(f"Poisson's ratio nu {nu!r}: expected -1 < nu < 0.5")
+    checked_material(law, E, nu)
     b = float(stretch)
     if not b > 0.0:
         raise InputError("stretch: expected a stretch > 0 (1 is the undeformed cylinder, 0.7 a 30 % compression)")
