@@ -292,7 +292,7 @@ def penalty_scale_warnings(case: Case, model: Model) -> list[str]:
         e_n = table.get("e_n")
         if table.get("method") != "penalty" or e_n is None or contact.slave not in model.mesh.groups:
             continue  # (a missing group is said where the zone is built, naming its key)
-        body = model.body_of(model.mesh.group(contact.slave).nodes)
+        body = model.slave_body(contact)
         scale = model.slave_modulus(contact) * (body.thickness if body is not None else 1.0)
         if not scale > 0.0 or e_n <= PENALTY_WARN * scale:
             continue

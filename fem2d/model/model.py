@@ -97,13 +97,22 @@ class Model:
             raise ModelError(load, "group", f"group {load.group!r} lies on no single body; its thickness is unknown")
         return body.thickness
 
+    def slave_body(self, contact: Contact) -> Body | None:
+        """The body the zone's slave surface belongs to (None when no single one holds it)."""
+        return self.body_of(self.mesh.group_nodes(contact.slave))
+
     def slave_modulus(self, contact: Contact) -> float:
         """Young's modulus of the body the slave surface belongs to (the
         stiffest body when no single one holds it; 0 without bodies)."""
-        body = self.body_of(self.mesh.group_nodes(contact.slave))
+        body = self.slave_body(contact)
         if body is not None:
             return body.E
         return max((b.E for b in self.bodies), default=0.0)
+
+    def slave_thicknesses(self) -> list[float]:
+        """Per contact zone, the thickness of the body its slave surface belongs to (m; 1
+        when no single body holds it)."""
+        return [body.thickness if (body := self.slave_body(c)) is not None else 1.0 for c in self.contacts]
 
     @property
     def n_dofs(self) -> int:

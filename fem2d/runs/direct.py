@@ -172,19 +172,8 @@ class DirectAnalysis:
         on the current (deformed) slave surface: its body turns or stretches
         (``"corotational"``, ``"finite"``) and the zone is not axisymmetric
         (:mod:`fem2d.post.pressure`)."""
-        out = []
-        for contact, zone in zip(self.model.contacts, system.zones):
-            body = self.model.body_of(self.model.mesh.group(contact.slave).nodes)
-            out.append(body is not None and body.nonlinear and not zone.axisymmetric)
-        return out
-
-    def slave_thicknesses(self) -> list[float]:
-        """Per contact zone, the thickness of the body its slave surface belongs to (m)."""
-        out = []
-        for contact in self.model.contacts:
-            body = self.model.body_of(self.model.mesh.group(contact.slave).nodes)
-            out.append(body.thickness if body is not None else 1.0)
-        return out
+        return [(body := self.model.slave_body(contact)) is not None and body.nonlinear and not zone.axisymmetric
+                for contact, zone in zip(self.model.contacts, system.zones)]
 
     def start_state(self, stepper: NewmarkStepper, system: System) -> tuple[StepState, list[str]]:
         """The state the run starts from (see ``initial``) and the warnings of the
@@ -413,7 +402,7 @@ class DirectAnalysis:
         )
         if system.zones and "slave_normal_force" in series:
             quantities.update(pressure_quantities(system.zones, series["slave_normal_force"],
-                                                  self.slave_thicknesses(), zone_prefixes(system),
+                                                  self.model.slave_thicknesses(), zone_prefixes(system),
                                                   slave_displacements(system.zones, series,
                                                                       self.current_surfaces(system))))
         if self.report.modes:
@@ -429,7 +418,7 @@ class DirectAnalysis:
             return None
         if not system.zones:
             raise ModelError(self.report, "pressure_at", "the model has no contact zone")
-        return pressure_rows(system.zones, series["time"], series["slave_normal_force"], self.slave_thicknesses(),
+        return pressure_rows(system.zones, series["time"], series["slave_normal_force"], self.model.slave_thicknesses(),
                              list(self.report.pressure_at),
                              slave_displacements(system.zones, series, self.current_surfaces(system)))
 
