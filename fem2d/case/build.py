@@ -397,7 +397,8 @@ def scheme_of(case: Case) -> TimeScheme:
     :meth:`NewmarkScheme.modified_mass`); ``auto``: with contact,
     ``paoli_schatzman`` (theta = 0, e = 0) when the mass is lumped
     (``model.lumped_mass``) and ``time.dt`` within its stability limit on the
-    run's mesh, else ``modified_mass``
+    run's mesh, else on the modified mass average acceleration (frictionless
+    contact) or generalized-alpha at rho_inf = 0 (friction)
     (:class:`~fem2d.dynamics.choice.ContactSchemeChoice`, the Newmark returned
     here being its implicit scheme); ``newmark`` without contact (plain Newmark
     creates energy at impacts: docs/theory/time-schemes.md).
@@ -477,7 +478,11 @@ def build_analysis(case: Case) -> BuiltCase:
         if t["scheme"] == "auto":  # chosen on the assembled system (and said so): DirectAnalysis' default
             from fem2d.dynamics.choice import ContactSchemeChoice
 
-            scheme = ContactSchemeChoice(implicit=scheme)
+            from fem2d.dynamics.schemes import NewmarkScheme
+
+            # a Newmark the case wrote (time.beta, time.gamma) serves every implicit branch, friction or not
+            written = scheme != NewmarkScheme()
+            scheme = ContactSchemeChoice(implicit=scheme, **({"friction": scheme} if written else {}))
         modified_mass = t["scheme"] == "modified_mass"
         analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme,
                              solver=s["solver"]["linear"], report=report, modified_mass=modified_mass,

@@ -22,6 +22,9 @@ def _add_run(sub) -> None:
     )
     p.add_argument("--out", default=None, metavar="DIR", help="output directory (default results/<case>/)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--all", dest="every", action="store_true",
+                   help="print every quantity (by default a direct run's contact, impact and energy diagnostics "
+                        "are summed up in one line; result.json holds them all)")
     p.add_argument(
         "--strict", action="store_true",
         help="exit 1 on any warning (a slave node leaving its master surface, ...); energy created beyond "
@@ -100,7 +103,7 @@ def _said_run(args, case, result, out: Path) -> int:
         written += [path for _, path in run_figures(record_of_run(result), out)]
     for note in result.notes:
         print(note)
-    print(format_quantities(result))
+    print(format_quantities(result, every=args.every))
     if result.checks:
         print(format_checks([result]))
     for note in result.unchecked:

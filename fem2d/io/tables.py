@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,14 +28,45 @@ def cell(value: Any, fmt: str = ".10g") -> str:
     return str(value)
 
 
-def format_quantities(result) -> str:
-    """One line per quantity of a run."""
+#: The diagnostics of a direct run (contact, impacts, energy), named with or without a zone's
+#: prefix: :func:`format_quantities` sums them up in one line unless asked for every quantity.
+DIAGNOSTICS = ("max_penetration", "friction_dissipation", "n_left_master", "work_loads", "energy_drift",
+               "energy_growth", "n_impacts", "f_max_abs", "f_max_mean", "f_max_std", "n_reopenings",
+               "normal_impulse", "tangential_impulse", "f_n_max", "peak_pressure", "contact_half_width",
+               "contact_extent", "chatter_openings")
+#: The diagnostics the summary line shows, when the run has them.
+SUMMARY = ("energy_growth", "f_n_max", "max_penetration", "n_impacts", "chatter_openings")
+_IMPACT_ROW = re.compile(r"^(.*_)?impact_\d+_")
+
+
+def is_diagnostic(name: str) -> bool:
+    """Whether ``name`` is a direct run's diagnostic rather than a reported quantity.
+
+    >>> is_diagnostic("x_at_1.70"), is_diagnostic("impact_3_f_max"), is_diagnostic("LESC/LMAI_f_n_max")
+    (False, True, True)
+    """
+    return bool(_IMPACT_ROW.match(name)) or any(name == d or name.endswith("_" + d) for d in DIAGNOSTICS)
+
+
+def format_quantities(result, every: bool = False) -> str:
+    """One line per quantity of a run; on a direct run, unless ``every``, the reported quantities
+    one a line and the diagnostics (contact, impacts, energy) summed up in one line, every one of
+    them in ``result.json``."""
     title = result.case.title
     if result.case.overrides:  # the title describes the case file; say what this run changed
         title += " [" + ", ".join(f"{k}={v}" for k, v in result.case.overrides.items()) + "]"
     lines = [f"{result.case.name}: {title}"]
+    fold = not every and result.case.settings["case"]["kind"] == "direct"
+    folded = {}
     for name, value in result.quantities.items():
-        lines.append(f"  {name:<24s} {cell(value)}")
+        if fold and is_diagnostic(name):
+            folded[name] = value
+        else:
+            lines.append(f"  {name:<24s} {cell(value)}")
+    if folded:
+        shown = ", ".join(f"{name} {cell(folded[name], '.3g')}" for name in SUMMARY if name in folded)
+        lines.append(f"  and {len(folded)} diagnostics in result.json (fem2d run --all prints them)"
+                     + (f": {shown}" if shown else ""))
     return "\n".join(lines)
 
 

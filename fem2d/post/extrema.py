@@ -134,7 +134,55 @@ def slip_end(
     k = int(slid[-1])
     if v[k - 1] * v[k] > 0.0 and abs(v[k]) > rel_tol * float(np.max(np.abs(v))):
         k += 1  # still moving at t_k (the statuses read at a nearby instant: an extrapolated run)
-    return float(_stationary_point(times[k - 1], times[k], u[k - 1], u[k], v[k - 1], v[k]))
+    stop = float(_stationary_point(times[k - 1], times[k], u[k - 1], u[k], v[k - 1], v[k]))
+    return stop if moving_after(times, v, stop) is None else None
+
+
+#: A body is at rest after an instant when its reported speed stays below this share of its peak
+#: speed from then on (a contact that stopped sliding while the body still moves, e.g. lifted off
+#: its support, has not come to rest).
+REST_SPEED_SHARE = 1e-2
+
+
+def moving_after(times: np.ndarray, v: np.ndarray, t: float) -> float | None:
+    """The largest reported speed after ``t`` when it is above :data:`REST_SPEED_SHARE` of the peak
+    speed (the body has not come to rest at ``t``), else None.
+
+    >>> t = np.linspace(0.0, 1.0, 11)
+    >>> moving_after(t, np.where(t < 0.5, 1.0, 1e-3), 0.5) is None
+    True
+    >>> moving_after(t, np.where(t < 0.5, 1.0, 0.5), 0.5)
+    0.5
+    """
+    speed = np.abs(np.asarray(v, dtype=float))
+    after = speed[np.asarray(times) > t]
+    peak = float(np.max(speed, initial=0.0))
+    largest = float(np.max(after, initial=0.0))
+    return largest if largest > REST_SPEED_SHARE * peak else None
+
+
+def rest_note(times: np.ndarray, u: np.ndarray, v: np.ndarray, sliding: np.ndarray | None) -> str | None:
+    """Why ``t_rest`` is absent although the contact stopped sliding before the end, or None.
+
+    >>> t = np.linspace(0.0, 2.0, 201)
+    >>> v = np.where(t <= 1.0, np.sin(np.pi * t), 0.5)
+    >>> u = np.cumsum(v) * 0.01
+    >>> rest_note(t, u, v, t <= 1.0)
+    't_rest not reported: the contact stopped sliding at 0.993333 s, but the reported node still moves after it (0.5 m/s, above 1% of its peak speed 1 m/s)'
+    """
+    if sliding is None:
+        return None
+    slid = np.flatnonzero(np.asarray(sliding, dtype=bool)[1:]) + 1
+    if len(slid) == 0 or slid[-1] >= len(times) - 2:
+        return None
+    k = int(slid[-1])
+    stop = float(_stationary_point(times[k - 1], times[k], u[k - 1], u[k], v[k - 1], v[k]))
+    largest = moving_after(times, v, stop)
+    if largest is None:
+        return None
+    peak = float(np.max(np.abs(v)))
+    return (f"t_rest not reported: the contact stopped sliding at {stop:.6g} s, but the reported node still moves "
+            f"after it ({largest:.3g} m/s, above {REST_SPEED_SHARE:.0%} of its peak speed {peak:.3g} m/s)")
 
 
 def time_label(t: float) -> str:

@@ -37,10 +37,12 @@ from fem2d.model.model import Model
 from fem2d.model.report import Report
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
-from fem2d.post.energy import ENERGY_REMEDY, energy_balance, energy_quantities, energy_scale, energy_warning
-from fem2d.post.extrema import extrema, rest, slip_end, time_label, value_at
+from fem2d.post.chatter import zone_chatter
+from fem2d.post.energy import energy_balance, energy_quantities, energy_scale, energy_warning
+from fem2d.post.extrema import extrema, rest, rest_note, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
+from fem2d.runs.advice import energy_remedy
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -88,9 +90,10 @@ class DirectAnalysis:
         By default :class:`~fem2d.dynamics.choice.ContactSchemeChoice`, the
         same choice as a case file's ``time.scheme = "auto"``: with contact,
         the explicit impact scheme (Paoli-Schatzman) when the mass is lumped and
-        ``stepping.dt`` within its stability limit, else average acceleration on
-        the modified mass of the contact nodes (the result's ``notes`` say which
-        and why); without contact, average acceleration. Plain
+        ``stepping.dt`` within its stability limit, else the modified mass of
+        the contact nodes with average acceleration (frictionless) or
+        generalized-alpha at rho_inf = 0 (friction; the result's ``notes`` say
+        which and why); without contact, average acceleration. Plain
         ``NewmarkScheme()`` with contact creates energy at impacts. See also
         :meth:`NewmarkScheme.generalized_alpha`, :meth:`NewmarkScheme.hht`,
         :class:`~fem2d.dynamics.schemes.StaticScheme`.
@@ -243,7 +246,7 @@ class DirectAnalysis:
                               self.pressure(run.system, run.series))
         quantities = self.quantities(run.system, run.series)
         return Result(quantities, run.timing, run.series, fields, warnings=self.warnings(run, quantities, run.series),
-                      notes=run.notes)
+                      notes=run.notes + self.rest_notes(run.system, run.series))
 
     def resolve_scheme(self, system: System) -> tuple[TimeScheme, list[str]]:
         """The scheme the run integrates with (the automatic choice made on ``system``,
@@ -400,6 +403,8 @@ class DirectAnalysis:
                                 list(reactions), r.impact_threshold, r.impact_quiet, r.window,
                                 groups=list(r.groups), n_extrema=r.extrema)
         )
+        quantities.update(zone_chatter(series, [z.name for z in system.zones], zone_prefixes(system),
+                                       r.impact_threshold)[0])
         if system.zones and "slave_normal_force" in series:
             quantities.update(pressure_quantities(system.zones, series["slave_normal_force"],
                                                   self.model.slave_thicknesses(), zone_prefixes(system),
@@ -411,6 +416,13 @@ class DirectAnalysis:
             for i, f in enumerate(modal_basis(system.K_free, system.M_free, self.report.modes).frequencies, start=1):
                 quantities[f"f_{i}"] = float(f)
         return quantities
+
+    def rest_notes(self, system: System, series: dict[str, np.ndarray]) -> list[str]:
+        """Why ``t_rest`` is absent where the contact stopped sliding but the body did not come to rest."""
+        if self.report.node is None or not any(zone.mu > 0.0 for zone in system.zones):
+            return []
+        note = rest_note(series["time"], series["u"], series["v"], sliding_records(series))
+        return [] if note is None else [note]
 
     def pressure(self, system: System, series: dict[str, np.ndarray]) -> tuple[list[str], list[list]] | None:
         """The contact pressure at ``Report.pressure_at`` read from ``series`` (pressure.csv), or None."""
@@ -434,7 +446,7 @@ class DirectAnalysis:
         turned beyond what the small-displacement model answers rightly."""
         small = [body.group for body in self.model.bodies if not body.nonlinear]
         turned = rotation_warnings(series, small)
-        remedy = energy_remedy(run.scheme, self.stepping.events)
+        remedy = energy_remedy(run.scheme, self.stepping.events, any(zone.mu > 0.0 for zone in run.system.zones))
         if (self.model is not None and any(body.nonlinear for body in self.model.bodies)
                 and isinstance(run.scheme, NewmarkScheme) and run.scheme.mass_matrix is None
                 and not (run.scheme.alpha_m or run.scheme.alpha_f) and run.scheme.gamma == 0.5):
@@ -445,8 +457,10 @@ class DirectAnalysis:
                       "taken for a strain: give it kinematics = \"corotational\" or \"finite\" "
                       "(materials[].kinematics) before changing the time scheme")
         warning = energy_warning(quantities, self.report.energy_tolerance, remedy)
+        chattering = zone_chatter(series, [z.name for z in run.system.zones], zone_prefixes(run.system),
+                                  self.report.impact_threshold)[1]
         return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
-                *left_master_warnings(series, self.model.mesh.source), *turned]
+                *left_master_warnings(series, self.model.mesh.source), *turned, *chattering]
 
 
 @dataclass
@@ -474,27 +488,6 @@ class Integration:
 #: within 4e-4 through a turn at 0.9, where average acceleration's error grew to 1.6e5 times
 #: the energy by half a turn (the trapezoidal rule keeps the energy of linear systems only).
 NONLINEAR_RHO_INF = 0.9
-
-
-def energy_remedy(scheme: TimeScheme, events: bool) -> str:
-    """What to change when a run created energy, for the scheme it ran: the modified mass
-    keeps the energy through an impact only when the impact is located at a step's end
-    (docs/theory/time-schemes.md; a block pushed into a rigid wall over a frictional floor created
-    1.85 times the work of its loads without, lost 3 % with).
-
-    >>> from fem2d.dynamics.schemes import NewmarkScheme
-    >>> energy_remedy(NewmarkScheme(), events=False)
-    'for impacts use the modified mass scheme ("modified_mass")'
-    """
-    if getattr(scheme, "mass_matrix", None) is None:
-        return ENERGY_REMEDY
-    steady = ('; a body that stays in contact (sliding on its support, a load applied in full at t = 0) is '
-              'answered by time.scheme = "generalized_alpha", where a smaller step can make the modified '
-              'mass worse')
-    if not events:
-        return ("the modified mass already: locate the impacts inside the steps (events), or take a "
-                "smaller step" + steady)
-    return "the modified mass with its impacts located already: take a smaller step" + steady
 
 
 def contact_mass_nodes(system: System) -> np.ndarray:

@@ -371,4 +371,5 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     fields = DirectFields(analysis.model, fine.system, fine.final, fine.report_dof, snapshots,
                           analysis.pressure(fine.system, series))
     warnings += analysis.warnings(fine, quantities, series)
+    notes += analysis.rest_notes(fine.system, series)
     return Result(quantities, timing, series, fields, warnings=warnings, notes=notes)
