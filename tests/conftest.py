@@ -57,3 +57,71 @@ def load_benchmark(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+#: the block: 0.2 x 0.1 m, E = 2e9 Pa, nu = 0.3, rho = 2000; 1e6 Pa on TOP ramped over 0.01 s,
+#: 8e5 Pa on LEFT ramped from 0.01 to 0.02 s (8e4 N/m > mu N = 6e4 N/m at mu = 0.3)
+PUSH_BLOCK = """
+[case]
+name = "push_block"
+kind = "direct"
+
+[mesh]
+geometry = "rectangle"
+element = "quad8"
+params = { length = 0.2, height = 0.1, nx = 8, ny = 4 }
+
+[model]
+hypothesis = "plane_strain"
+
+[[materials]]
+group = "BODY"
+E = 2.0e9
+nu = 0.3
+rho = 2000.0
+
+[[loads]]
+type = "pressure"
+group = "TOP"
+value = 1.0e6
+function = "press"
+
+[[loads]]
+type = "pressure"
+group = "LEFT"
+value = 8.0e5
+function = "push"
+
+[functions.press]
+type = "piecewise_linear"
+t = [0.0, 0.01]
+values = [0.0, 1.0]
+
+[functions.push]
+type = "piecewise_linear"
+t = [0.0, 0.01, 0.02]
+values = [0.0, 0.0, 1.0]
+
+[contact]
+slave = "BOTTOM"
+plane = { point = [0.0, 0.0], normal = [0.0, 1.0] }
+mu = 0.3
+
+[time]
+dt = 1.0e-4
+end = 0.05
+
+[report]
+node = "SW"
+component = "dx"
+at_times = [0.03, 0.05]
+"""
+
+
+@pytest.fixture(scope="session")
+def push_block(tmp_path_factory):
+    """A user's own case: a QUAD8 block pressed on a rigid plane, then pushed sideways beyond mu N
+    (only time.dt and time.end given in [time])."""
+    path = tmp_path_factory.mktemp("push") / "push_block.toml"
+    path.write_text(PUSH_BLOCK)
+    return path

@@ -227,19 +227,6 @@ def test_one_string_of_overrides_is_refused():
     assert fem2d.load_case("sdnv104a", ["time.dt=0.02"]).get("time.dt") == 0.02
 
 
-def test_the_energy_advice_under_the_modified_mass_names_the_scheme_for_a_body_in_steady_contact():
-    """A block sliding from t = 0 under a full load: the modified mass creates energy and a
-    smaller step makes it worse; the advice names the scheme that answers it."""
-    from types import SimpleNamespace
-
-    from fem2d.runs.direct import energy_remedy
-
-    modified = SimpleNamespace(mass_matrix=object())  # a scheme on a modified mass, as energy_remedy reads it
-    for events in (False, True):
-        text = energy_remedy(modified, events)
-        assert 'time.scheme = "generalized_alpha"' in text and "stays in contact" in text
-
-
 def test_report_times_without_a_reported_node_give_no_nan_displacement():
     """``report.at_times`` with no ``report.node`` serve the groups' quantities: no
     ``x_at_T`` of nan is reported."""

@@ -183,20 +183,3 @@ def test_a_bar_meshed_clockwise_with_gmsh_hits_a_wall_as_the_exact_waves_say(tmp
     path.write_text(BAR)
     result = run(load_case(path))
     assert len(result.checks) == 3 and all(check["passed"] for check in result.checks), result.checks
-
-
-def test_the_energy_warning_says_what_the_runs_own_scheme_can_change():
-    """A block pushed into a rigid wall over a frictional floor (the modified mass, impacts
-    inside steps) created 1.85 times the work of its loads, and the warning told the user
-    to use the modified mass it was using."""
-    from dataclasses import replace
-
-    import scipy.sparse as sp
-
-    from fem2d.dynamics.schemes import NewmarkScheme
-    from fem2d.runs.direct import energy_remedy
-
-    modified = replace(NewmarkScheme(), mass_matrix=sp.identity(2, format="csr"))
-    assert "locate the impacts inside the steps (events)" in energy_remedy(modified, events=False)
-    assert "take a smaller step" in energy_remedy(modified, events=True)
-    assert 'use the modified mass scheme ("modified_mass")' in energy_remedy(NewmarkScheme(), events=False)

@@ -320,7 +320,8 @@ REPORT = Table(
             inner=String(),
             doc="one-node group whose displacement is reported (x_at_T, x_ext_k at t_ext_k; t_still: its velocity "
             "falls below 1e-6 of its peak for good; with friction, t_rest: the contact stops sliding for good (from "
-            "then on its sliding nodes carry under half its normal force), and x_rest: the final displacement)",
+            "then on its sliding nodes carry under half its normal force), reported when the node's speed then stays "
+            "below 1 % of its peak, and x_rest: the final displacement)",
         ),
         "component": String(default="dx", choices=COMPONENTS, doc="component of the reported displacement"),
         "at_times": Array(item=Real(min=0.0), default=[], doc="s instants where x_at_T is reported"),

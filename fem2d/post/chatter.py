@@ -1,10 +1,11 @@
 r"""Contact chatter: a contact under a steady load that opens and closes.
 
 A body pressed on its support stays in contact; impacts of a body that flies
-(a bouncing bar) leave the contact open most of the time. Over the stretch
-from the first closing to the last, a zone whose contact is closed at least
-:data:`CLOSED_SHARE` of the time and opens :data:`MIN_OPENINGS` times or more
-chatters: its normal force swings far from its quasi-static value, which the
+(a bouncing bar) leave the contact open most of the time, and a body that
+bounced to rest has settled. Over the stretch from the first closing to the
+last, a zone whose contact is closed at least :data:`CLOSED_SHARE` of the time,
+opens :data:`MIN_OPENINGS` times or more and still opens in the last
+:data:`LATE_SHARE` of the run chatters: its normal force swings far from its quasi-static value, which the
 run reports as the largest force over the median force while closed.
 
 On an elastic body sliding under load with friction this is the flutter of the
@@ -24,6 +25,9 @@ import numpy as np
 CLOSED_SHARE = 0.5
 #: Openings from which a contact that is mostly closed chatters.
 MIN_OPENINGS = 3
+#: A chattering contact still opens in this last share of the run from its first closing (a body
+#: that bounced to rest has settled long before the end).
+LATE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,9 @@ def chatter(times: np.ndarray, force: np.ndarray, threshold: float = 0.0) -> Cha
     >>> bounces = np.where(np.arange(101) % 20 == 0, 1.0, 0.0)   # a body that flies between impacts
     >>> chatter(t, bounces) is None
     True
+    >>> settled = np.where((t > 0.05) & ((np.arange(101) % 10 != 0) | (t > 0.5)), 1.0, 0.0)
+    >>> chatter(t, settled) is None   # bounced to rest by half the run
+    True
     """
     closed = np.asarray(force, dtype=float) > threshold
     if not closed.any():
@@ -70,7 +77,9 @@ def chatter(times: np.ndarray, force: np.ndarray, threshold: float = 0.0) -> Cha
     dt = np.diff(np.asarray(times, dtype=float))[first:last]
     duration = float(dt.sum())
     share = float(dt[span[1:]].sum() / duration) if duration > 0.0 else 1.0
-    if openings < MIN_OPENINGS or share < CLOSED_SHARE:
+    last_open = first + int(np.flatnonzero(span[:-1] & ~span[1:])[-1]) if openings else first
+    settled = times[last_open] < times[first] + (1.0 - LATE_SHARE) * (times[-1] - times[first])
+    if openings < MIN_OPENINGS or share < CLOSED_SHARE or settled:
         return None
     f = np.asarray(force, dtype=float)[first:last + 1][span]
     median = float(np.median(f))

@@ -42,7 +42,7 @@ from fem2d.post.energy import energy_balance, energy_quantities, energy_scale, e
 from fem2d.post.extrema import extrema, rest, rest_note, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
-from fem2d.runs.advice import energy_remedy
+from fem2d.runs.advice import FRICTION_TO_AUTO, TO_AUTO, energy_remedy
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -452,7 +452,8 @@ class DirectAnalysis:
                 and not (run.scheme.alpha_m or run.scheme.alpha_f) and run.scheme.gamma == 0.5):
             remedy = (f"average acceleration does not keep the energy of bodies that turn or stretch: use "
                       f"time.scheme = \"generalized_alpha\" (rho_inf = {NONLINEAR_RHO_INF:g})")
-        if turned:  # the energy came from a rotation taken for a strain, not from the time scheme
+        if turned and remedy not in (TO_AUTO, FRICTION_TO_AUTO):
+            # the energy came from a rotation taken for a strain, not from a scheme known to create it
             remedy = ("a body turned beyond the small-displacement model (see its warning), whose rotation is "
                       "taken for a strain: give it kinematics = \"corotational\" or \"finite\" "
                       "(materials[].kinematics) before changing the time scheme")
