@@ -239,8 +239,10 @@ TIME = Table(
             default="auto",
             choices=SCHEMES,
             doc="auto: with contact, paoli_schatzman (explicit, e = 0) when the mass is lumped and dt within its "
-            "stability limit on the run's mesh, else modified_mass (average acceleration, no inertia on contact "
-            "nodes); the run says which; newmark without contact",
+            "stability limit on the run's mesh, else no inertia on the contact nodes (the modified mass) with "
+            "average acceleration when the contact is frictionless, generalized-alpha at rho_inf = 0 with friction "
+            "(a sliding body's contact modes flutter otherwise); generalized_alpha at rho_inf = 0.9 for bodies that "
+            "turn or stretch; the run says which; newmark without contact",
         ),
         "beta": Real(default=0.25, positive=True, doc="Newmark beta (scheme = newmark)"),
         "gamma": Real(default=0.5, positive=True, doc="Newmark gamma (scheme = newmark)"),

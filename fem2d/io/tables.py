@@ -56,7 +56,7 @@ def format_quantities(result, every: bool = False) -> str:
     if result.case.overrides:  # the title describes the case file; say what this run changed
         title += " [" + ", ".join(f"{k}={v}" for k, v in result.case.overrides.items()) + "]"
     lines = [f"{result.case.name}: {title}"]
-    fold = not every and result.case.settings["case"]["kind"] == "direct"
+    fold = not every and "energy_growth" in result.quantities  # a direct run: it has an energy balance
     folded = {}
     for name, value in result.quantities.items():
         if fold and is_diagnostic(name):
