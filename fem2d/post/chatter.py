@@ -41,13 +41,14 @@ class Chatter:
     swing: float
     median_force: float
 
-    def sentence(self, zone: str) -> str:
-        """The one-line warning for ``zone``."""
+    def sentence(self, zone: str, remedy: str | None = None) -> str:
+        """The one-line warning for ``zone``, with ``remedy`` (what the run's scheme can change)."""
         return (f"contact {zone!r} chatters: it opened and closed {self.openings} times between "
                 f"{self.t_first:.6g} s and {self.t_last:.6g} s while closed {self.closed_share:.0%} of that "
                 f"time, its normal force up to {self.swing:.3g} times its median {self.median_force:.3g} N "
                 "(with friction on a sliding elastic body: the flutter of its contact modes, which grows as "
-                "time.dt falls below a wave's time across a cell; see the time schemes page, \"Chatter\")")
+                "time.dt falls below a wave's time across a cell; see the time schemes page, \"Chatter\")"
+                + ("" if remedy is None else f"; {remedy}"))
 
 
 def chatter(times: np.ndarray, force: np.ndarray, threshold: float = 0.0) -> Chatter | None:
@@ -88,10 +89,12 @@ def chatter(times: np.ndarray, force: np.ndarray, threshold: float = 0.0) -> Cha
 
 
 def zone_chatter(
-    series: dict[str, np.ndarray], zones: list[str], prefixes: list[str], threshold: float = 0.0
+    series: dict[str, np.ndarray], zones: list[str], prefixes: list[str], threshold: float = 0.0,
+    remedy: str | None = None,
 ) -> tuple[dict[str, float], list[str]]:
     """Per contact zone, the quantity ``chatter_openings`` (0 when it does not chatter; prefixed
-    with the zone's name when there are several) and the one-line warnings of the zones that do.
+    with the zone's name when there are several) and the one-line warnings of the zones that do,
+    each with ``remedy``.
 
     >>> t = np.linspace(0.0, 1.0, 101)
     >>> s = {"time": t, "A/B:normal_force": np.where(np.arange(101) % 10 != 0, 1.0, 0.0)}
@@ -106,5 +109,5 @@ def zone_chatter(
         found = chatter(series["time"], force, threshold)
         quantities[f"{prefix}chatter_openings"] = float(0 if found is None else found.openings)
         if found is not None:
-            warnings.append(found.sentence(zone))
+            warnings.append(found.sentence(zone, remedy))
     return quantities, warnings

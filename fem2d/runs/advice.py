@@ -23,17 +23,41 @@ LOCATE_IMPACTS = ("locate the impacts at step ends (time.events = true): average
                   "mass then keeps the energy through each impact")
 
 
-def energy_remedy(scheme: TimeScheme, events: bool, friction: bool) -> str:
+#: The advice for a contact that chatters under a scheme that does not annihilate the frequencies its
+#: step does not resolve (a body that turns or stretches keeps rho_inf = 0.9 on auto: its rolling).
+DAMP_CHATTER = ('time.scheme = "generalized_alpha" with time.rho_inf = 0 annihilates the contact modes the step '
+                'does not resolve')
+
+
+def chatter_remedy(scheme: TimeScheme) -> str | None:
+    """What to change when a contact chatters, for the scheme the run integrated with: None when the
+    scheme already annihilates the unresolved frequencies (generalized-alpha at rho_inf = 0, where
+    alpha_m - alpha_f = (rho_inf - 1)/(rho_inf + 1) = -1) or is no Newmark scheme.
+
+    >>> chatter_remedy(NewmarkScheme.generalized_alpha(0.9)) == DAMP_CHATTER
+    True
+    >>> chatter_remedy(NewmarkScheme.generalized_alpha(0.0)) is None
+    True
+    """
+    if not isinstance(scheme, NewmarkScheme) or scheme.alpha_m - scheme.alpha_f <= -1.0 + 1e-9:
+        return None
+    return DAMP_CHATTER
+
+
+def energy_remedy(scheme: TimeScheme, events: bool, friction: bool, turning: bool = False) -> str:
     """What to change when a run with contact created energy, for the scheme it ran
-    (``events``: impacts located at step ends; ``friction``: a contact zone has mu > 0).
+    (``events``: impacts located at step ends; ``friction``: a contact zone has mu > 0;
+    ``turning``: a body turns or stretches, for which auto keeps generalized-alpha at 0.9).
 
     >>> energy_remedy(NewmarkScheme(), events=False, friction=True) == TO_AUTO
     True
-    >>> energy_remedy(NewmarkScheme(), events=False, friction=False) == TO_AUTO
+    >>> energy_remedy(NewmarkScheme.generalized_alpha(0.9), False, True, turning=True) == DAMP_CHATTER
     True
     """
     if not isinstance(scheme, NewmarkScheme):  # the impact schemes never create energy at e = 0
         return "the scheme's restitution creates energy above 0 (time.restitution = 0)"
+    if turning and friction and chatter_remedy(scheme) is not None:
+        return DAMP_CHATTER
     if scheme.mass_matrix is None:
         return TO_AUTO
     conserving = not (scheme.alpha_m or scheme.alpha_f) and scheme.gamma == 0.5

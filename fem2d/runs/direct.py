@@ -42,7 +42,7 @@ from fem2d.post.energy import energy_balance, energy_quantities, energy_scale, e
 from fem2d.post.extrema import extrema, rest, rest_note, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
-from fem2d.runs.advice import FRICTION_TO_AUTO, TO_AUTO, energy_remedy
+from fem2d.runs.advice import DAMP_CHATTER, FRICTION_TO_AUTO, TO_AUTO, chatter_remedy, energy_remedy
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -446,20 +446,21 @@ class DirectAnalysis:
         turned beyond what the small-displacement model answers rightly."""
         small = [body.group for body in self.model.bodies if not body.nonlinear]
         turned = rotation_warnings(series, small)
-        remedy = energy_remedy(run.scheme, self.stepping.events, any(zone.mu > 0.0 for zone in run.system.zones))
+        remedy = energy_remedy(run.scheme, self.stepping.events, any(zone.mu > 0.0 for zone in run.system.zones),
+                               run.system.nonlinear is not None)
         if (self.model is not None and any(body.nonlinear for body in self.model.bodies)
                 and isinstance(run.scheme, NewmarkScheme) and run.scheme.mass_matrix is None
                 and not (run.scheme.alpha_m or run.scheme.alpha_f) and run.scheme.gamma == 0.5):
             remedy = (f"average acceleration does not keep the energy of bodies that turn or stretch: use "
                       f"time.scheme = \"generalized_alpha\" (rho_inf = {NONLINEAR_RHO_INF:g})")
-        if turned and remedy not in (TO_AUTO, FRICTION_TO_AUTO):
+        if turned and remedy not in (TO_AUTO, FRICTION_TO_AUTO, DAMP_CHATTER):
             # the energy came from a rotation taken for a strain, not from a scheme known to create it
             remedy = ("a body turned beyond the small-displacement model (see its warning), whose rotation is "
                       "taken for a strain: give it kinematics = \"corotational\" or \"finite\" "
                       "(materials[].kinematics) before changing the time scheme")
         warning = energy_warning(quantities, self.report.energy_tolerance, remedy)
         chattering = zone_chatter(series, [z.name for z in run.system.zones], zone_prefixes(run.system),
-                                  self.report.impact_threshold)[1]
+                                  self.report.impact_threshold, chatter_remedy(run.scheme))[1]
         return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
                 *left_master_warnings(series, self.model.mesh.source), *turned, *chattering]
 
