@@ -232,3 +232,22 @@ def test_stacked_blocks_pressed_and_pushed_move_as_the_rigid_block(tmp_path):
     assert q["x_at_0.05"] == pytest.approx(rigid_pushed_block(0.05), rel=2e-3)
     assert q["energy_growth"] < 1e-6 and not result.warnings, result.warnings
     assert q["UPPER_BOTTOM_LOWER_TOP_chatter_openings"] == q["LOWER_BOTTOM_plane_chatter_openings"] == 0
+
+
+def test_a_run_with_many_contacts_prints_one_line_for_them_and_writes_impacts_csv(push_block, tmp_path, capsys):
+    """Average acceleration on the modified mass counts 41 contacts on the pushed block: the impact
+    table goes to impacts.csv (one row per contact, as result.json's impact_K_* quantities), the
+    printed output stays short, and the chatter is one warning."""
+    import csv
+
+    code = main(["run", str(push_block), "--quiet", "--out", str(tmp_path), "--set", 'time.scheme="modified_mass"'])
+    assert code == 1  # the energy it created
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) <= 10 and "impacts.csv" in captured.out
+    assert sum("chatters" in line for line in captured.err.splitlines()) == 1
+    rows = list(csv.DictReader((tmp_path / "impacts.csv").open()))
+    import json
+
+    quantities = json.loads((tmp_path / "result.json").read_text())["quantities"]
+    assert len(rows) == quantities["n_impacts"] == 41
+    assert float(rows[1]["f_max"]) == pytest.approx(quantities["impact_2_f_max"], rel=1e-12)

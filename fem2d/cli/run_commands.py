@@ -95,6 +95,8 @@ def _said_run(args, case, result, out: Path) -> int:
         written.append(out / "history.npz")
     if getattr(result.fields, "pressure", None):
         written.append(out / "pressure.csv")
+    if (out / "impacts.csv").exists():
+        written.append(out / "impacts.csv")
     if args.csv and any(np.ndim(v) == 1 for v in result.histories.values()):
         written.append(out / "history.csv")
     if args.plot:

@@ -37,7 +37,7 @@ from fem2d.errors import OutputError
 from fem2d.io.files import _follow_umask, _output_error
 
 #: Names a run writes into its directory (``history.npz``, ``NAME.pvd``, the ``vtu`` folder, ...).
-RUN_OUTPUTS: tuple[str, ...] = ("result.json", "history.*", "pressure.csv", "*.pvd", "vtu")
+RUN_OUTPUTS: tuple[str, ...] = ("result.json", "history.*", "pressure.csv", "impacts.csv", "*.pvd", "vtu")
 
 #: The hidden file that lists the entries of the directory the last run wrote.
 MANIFEST = ".fem2d-outputs.json"
@@ -47,7 +47,7 @@ STAGE_PREFIX = ".fem2d-stage-"
 
 _COMPLETE = ".complete"  # in a staging directory: its outputs are whole, and the plan of the swap
 _TRASH = ".replaced"  # in a staging directory: the previous run's entries, removed with it
-_EVERY_RUN = ("result.json", "history.npz", "history.csv", "pressure.csv", "vtu")  # checked before a run
+_EVERY_RUN = ("result.json", "history.npz", "history.csv", "pressure.csv", "impacts.csv", "vtu")  # checked before a run
 
 
 def _is_output(name: str) -> bool:

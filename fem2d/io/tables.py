@@ -48,6 +48,29 @@ def is_diagnostic(name: str) -> bool:
     return bool(_IMPACT_ROW.match(name)) or any(name == d or name.endswith("_" + d) for d in DIAGNOSTICS)
 
 
+_IMPACT = re.compile(r"^(?P<zone>.*_)?impact_(?P<k>\d+)_(?P<what>.+)$")
+
+
+def impact_table(quantities: dict[str, float]) -> tuple[list[str], list[list]]:
+    """The per-contact rows of a direct run's impact statistics (``impact_K_*`` quantities, with a
+    zone's prefix when there are several): ``impacts.csv``'s header and rows, one row per contact.
+
+    >>> impact_table({"impact_1_f_max": 2.0, "impact_1_t_peak": 0.1, "impact_2_f_max": 3.0, "x": 1.0})
+    (['zone', 'impact', 'f_max', 't_peak'], [['', 1, 2.0, 0.1], ['', 2, 3.0, None]])
+    """
+    rows: dict[tuple[str, int], dict[str, float]] = {}
+    names: list[str] = []
+    for name, value in quantities.items():
+        match = _IMPACT.match(name)
+        if match is None:
+            continue
+        what = match["what"]
+        names += [] if what in names else [what]
+        rows.setdefault(((match["zone"] or "").rstrip("_"), int(match["k"])), {})[what] = value
+    return (["zone", "impact", *names],
+            [[zone, k, *(row.get(what) for what in names)] for (zone, k), row in sorted(rows.items())])
+
+
 def format_quantities(result, every: bool = False) -> str:
     """One line per quantity of a run; on a direct run, unless ``every``, the reported quantities
     one a line and the diagnostics (contact, impacts, energy) summed up in one line, every one of
@@ -65,7 +88,8 @@ def format_quantities(result, every: bool = False) -> str:
             lines.append(f"  {name:<24s} {cell(value)}")
     if folded:
         shown = ", ".join(f"{name} {cell(folded[name], '.3g')}" for name in SUMMARY if name in folded)
-        lines.append(f"  and {len(folded)} diagnostics in result.json (fem2d run --all prints them)"
+        table = " and impacts.csv" if impact_table(folded)[1] else ""
+        lines.append(f"  and {len(folded)} diagnostics in result.json{table} (fem2d run --all prints them)"
                      + (f": {shown}" if shown else ""))
     return "\n".join(lines)
 

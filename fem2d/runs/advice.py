@@ -29,19 +29,23 @@ DAMP_CHATTER = ('time.scheme = "generalized_alpha" with time.rho_inf = 0 annihil
                 'does not resolve')
 
 
-def chatter_remedy(scheme: TimeScheme) -> str | None:
+def chatter_remedy(scheme: TimeScheme, turning: bool = False) -> str | None:
     """What to change when a contact chatters, for the scheme the run integrated with: None when the
     scheme already annihilates the unresolved frequencies (generalized-alpha at rho_inf = 0, where
-    alpha_m - alpha_f = (rho_inf - 1)/(rho_inf + 1) = -1) or is no Newmark scheme.
+    alpha_m - alpha_f = (rho_inf - 1)/(rho_inf + 1) = -1) or is no Newmark scheme; else the
+    automatic scheme, or rho_inf = 0 for bodies that turn or stretch (``turning``), for which auto
+    keeps 0.9.
 
-    >>> chatter_remedy(NewmarkScheme.generalized_alpha(0.9)) == DAMP_CHATTER
+    >>> chatter_remedy(NewmarkScheme.generalized_alpha(0.9), turning=True) == DAMP_CHATTER
+    True
+    >>> chatter_remedy(NewmarkScheme()) == TO_AUTO
     True
     >>> chatter_remedy(NewmarkScheme.generalized_alpha(0.0)) is None
     True
     """
     if not isinstance(scheme, NewmarkScheme) or scheme.alpha_m - scheme.alpha_f <= -1.0 + 1e-9:
         return None
-    return DAMP_CHATTER
+    return DAMP_CHATTER if turning else TO_AUTO
 
 
 def energy_remedy(scheme: TimeScheme, events: bool, friction: bool, turning: bool = False) -> str:

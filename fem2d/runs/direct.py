@@ -460,7 +460,8 @@ class DirectAnalysis:
                       "(materials[].kinematics) before changing the time scheme")
         warning = energy_warning(quantities, self.report.energy_tolerance, remedy)
         chattering = zone_chatter(series, [z.name for z in run.system.zones], zone_prefixes(run.system),
-                                  self.report.impact_threshold, chatter_remedy(run.scheme))[1]
+                                  self.report.impact_threshold,
+                                  chatter_remedy(run.scheme, run.system.nonlinear is not None))[1]
         return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
                 *left_master_warnings(series, self.model.mesh.source), *turned, *chattering]
 

@@ -345,6 +345,19 @@ def write_pressure_csv(result: Result, directory: Path) -> Path | None:
     return directory / "pressure.csv"
 
 
+def write_impacts_csv(result: Result, directory: Path) -> Path | None:
+    """``impacts.csv``: one row per contact the impact statistics found (its peak force, duration,
+    impulse, arrival speed, elementary contacts and the energy balance after it;
+    :func:`~fem2d.io.tables.impact_table`), when the run found any."""
+    from fem2d.io.tables import impact_table
+
+    header, rows = impact_table(result.quantities)
+    if not rows:
+        return None
+    write_table_csv(directory / "impacts.csv", header, rows)
+    return directory / "impacts.csv"
+
+
 def write_result_json(result: Result, directory: Path) -> Path:
     """``result.json`` (strict JSON: a non-finite number is null)."""
     write_json(directory / "result.json", result.to_json())
@@ -365,6 +378,7 @@ def write_vtu(result: Result, directory: Path) -> Path:
 RESULT_WRITERS: tuple[Callable[[Result, Path], Path | None], ...] = (
     write_history_npz,
     write_pressure_csv,
+    write_impacts_csv,
     write_result_json,
 )
 
