@@ -163,8 +163,10 @@ class DirectHistory:
         self._energy0 = sum(self._energies(state))
         self._record(state, iterations=0, dt=0.0)
 
-    def on_step(self, previous: StepState, state: StepState) -> None:
-        """Accumulate the work terms of the step and record its end state."""
+    def on_step(self, previous: StepState, state: StepState, reported: StepState | None = None) -> None:
+        """Accumulate the work terms of the step and record its end state; the reported
+        dof's velocity is that of ``reported`` (the state with the rates of the dofs
+        without inertia, :class:`~fem2d.dynamics.massless.MasslessRates`) when given."""
         du = state.u - previous.u
         f_prev, f_new = self.forces(previous.t), self.forces(state.t)
         if self._prescribed:  # the lift of the prescribed displacements is no external load
@@ -176,9 +178,10 @@ class DirectHistory:
             friction = -float((sol.tangential_force * sol.slip).sum())
             self._dissipation += friction
             self._normal_work += float(state.contact_force @ du) + friction
-        self._record(state, iterations=sol.iterations if sol is not None else 1, dt=state.t - previous.t)
+        self._record(state, iterations=sol.iterations if sol is not None else 1, dt=state.t - previous.t,
+                     reported=reported)
 
-    def _record(self, state: StepState, iterations: int, dt: float) -> None:
+    def _record(self, state: StepState, iterations: int, dt: float, reported: StepState | None = None) -> None:
         if self.snapshot_every and len(self._rows) % self.snapshot_every == 0:
             self._snapshots.append((len(self._rows), state.u.copy()))
         if self._tracked is not None:
@@ -186,7 +189,8 @@ class DirectHistory:
         kinetic, elastic, springs = self._energies(state)
         residual = (kinetic + elastic + springs + self._dissipation - self._normal_work - self._work
                     - (self._energy0 or 0.0))
-        self._rows.append((state.t, dt, self._value(state, state.u), self._value(state, state.v), kinetic, elastic,
+        velocity = state.v if reported is None else reported.v
+        self._rows.append((state.t, dt, self._value(state, state.u), self._value(state, velocity), kinetic, elastic,
                            springs, self._work, self._dissipation, self._normal_work, residual, iterations))
         sol = state.solution
         if sol is not None:
