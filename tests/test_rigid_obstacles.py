@@ -209,7 +209,7 @@ def test_the_work_of_a_moving_plane_closes_the_energy_balance(tmp_path):
         gap_moving = energy_balance(moving.histories)["imbalance"][-1]
         gap_fixed = energy_balance(fixed.histories)["imbalance"][-1]
         assert gap_moving == pytest.approx(gap_fixed, rel=1e-6, abs=1e-12)
-        assert moving.quantities["work_loads"] > 0.19  # the plane set the bar moving
+        assert moving.quantities["work_motions"] > 0.19  # the plane set the bar moving
 
 
 CIRCLE = """

@@ -94,6 +94,7 @@ class PaoliSchatzman(TimeScheme):
     theta: float = 0.0
     restitution: float = 0.0
     label: str = ""
+    half_step_energy: bool = field(default=True, init=False, repr=False)
     _mass_solvers: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:

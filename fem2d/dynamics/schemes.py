@@ -85,6 +85,10 @@ class TimeScheme(ABC):
     #: (Moreau-Jean): it needs a formulation that enforces a constraint, not
     #: a penalty force law of the gap
     impulse_law: bool = False
+    #: True when the energy the scheme conserves is that of the half steps,
+    #: :math:`\tfrac12 v_{n+1/2}^T M v_{n+1/2} + \tfrac12 u_n^T K u_{n+1}` (the central
+    #: difference), which the run then reports (:class:`~fem2d.dynamics.history.DirectHistory`)
+    half_step_energy: bool = False
 
     def constrain(self, prediction: Prediction, du_admissible: np.ndarray) -> Prediction:
         """The prediction with its increment replaced by the admissible one

@@ -306,7 +306,8 @@ class DirectAnalysis:
         current = self.current_surfaces(system)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system),
                                 stepper.mass_velocity,
-                                np.concatenate([zone.slave_nodes for zone in system.zones]) if any(current) else None)
+                                np.concatenate([zone.slave_nodes for zone in system.zones]) if any(current) else None,
+                                scheme)
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
@@ -352,8 +353,7 @@ class DirectAnalysis:
             raise
         series = history.arrays()
         measured = measures.arrays()
-        if "work_motions" in measured:  # moving supports and obstacles work like loads
-            series["work_loads"] = series["work_loads"] + measured["work_motions"]
+        if "work_motions" in measured:  # moving supports and obstacles work on the model: a term of the balance
             series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
         series.update({k: v for k, v in measured.items() if k != "time"})
         series.update(rotations.arrays())

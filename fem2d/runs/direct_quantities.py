@@ -51,6 +51,10 @@ def direct_quantities(report: Report, series: dict[str, np.ndarray], friction: b
         q["friction_dissipation"] = float(series["friction_dissipation"][-1])
         q["n_left_master"] = float(np.max(series["n_left_master"]))
     q["work_loads"] = float(work)
+    # the other terms of the energy balance (fem2d.post.energy), at the end of the run
+    for term in ("work_motions", "damping_dissipation", "numerical_dissipation"):
+        if term in series and (term == "numerical_dissipation" or np.any(series[term])):
+            q[term] = float(series[term][-1])
     q.update(energy_quantities(series))
     if "normal_force" in series:
         stats = impact_statistics(times, series["normal_force"], v, report.impact_threshold, report.impact_quiet,
