@@ -141,3 +141,19 @@ def test_the_energy_warning_names_the_residual_apart_from_the_numerical_dissipat
     assert "the residual of the energy balance" in warning
     assert "while the numerical dissipation is 0 J" in warning
     assert result.quantities["energy_growth"] > 0.01
+
+
+def test_the_energy_balance_example_of_the_time_schemes_page_prints_what_its_comment_says(capsys):
+    """docs/theory/time-schemes.md, "The energy balance": its example run and its printed line."""
+    import re
+    import warnings
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "theory" / "time-schemes.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"## The energy balance.*?```python\n(.*?)```", page, flags=re.S)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Fem2dWarning)  # HHT's run creates no energy beyond the tolerance
+        exec(compile(block, "docs/theory/time-schemes.md", "exec"), {"__name__": "__main__"})
+    printed = capsys.readouterr().out.strip()
+    comment = re.search(r"# (E = .*)", block).group(1)
+    assert printed == comment

@@ -139,7 +139,8 @@ def test_mass_proportional_rayleigh_damping_slows_a_free_body_as_the_trapezoidal
     """C = a_M M on a free body thrown at v0: M v' = -a_M M v, whose
     trapezoidal (average acceleration) solution is v_n = v0 r^n with
     r = (1 - a_M dt / 2) / (1 + a_M dt / 2); K-proportional damping does not
-    act on a rigid motion."""
+    act on a rigid motion. The damping dissipation is the kinetic energy lost,
+    T(0) (1 - r^(2n))."""
     a_m, dt, steps = 2.0, 0.0025, 120
     extra = "[[materials]]\ngroup = \"BAR\"\nE = 100.0\nnu = 0.0\nrho = 1.0\nrayleigh = [2.0, 0.01]\n"
     path = write_case(tmp_path, "", velocity=(1.0, 0.0))
@@ -150,6 +151,11 @@ def test_mass_proportional_rayleigh_damping_slows_a_free_body_as_the_trapezoidal
     r = (1 - a_m * dt / 2) / (1 + a_m * dt / 2)
     assert result.histories["v"][-1] == pytest.approx(r**steps, rel=1e-10)
     assert result.histories["elastic"].max() < 1e-12 * result.histories["kinetic"][0]  # round-off
+    # the kinetic energy the damping takes is its dissipation, D_c: the balance's residual stays at round-off
+    h = result.histories
+    assert h["damping_dissipation"][-1] == pytest.approx(h["kinetic"][0] * (1.0 - r ** (2 * steps)), rel=1e-9)
+    assert np.abs(h["energy_residual"]).max() < 1e-12 * h["kinetic"][0]
+    assert result.quantities["damping_dissipation"] == h["damping_dissipation"][-1]
 
 
 def test_a_support_moving_with_a_displacement_history_drags_the_body_rigidly(tmp_path):

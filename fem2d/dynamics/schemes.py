@@ -281,7 +281,7 @@ class NewmarkScheme(TimeScheme):
         carry no kinetic energy: the Signorini condition becomes a constraint of
         an elliptic problem at each step, so with the energy-conserving average
         acceleration (beta = 1/4, gamma = 1/2) the discrete energy
-        :math:`	frac12 v^T M_{mod} v + 	frac12 u^T K u` is conserved through
+        :math:`\tfrac12 v^T M_{mod} v + \tfrac12 u^T K u` is conserved through
         persistent contact and impacts dissipate at most the energy of the
         release (Khenous et al. 2008, Doyen, Ern & Piperno 2011, section 3.4);
         the contact force no longer oscillates.
