@@ -200,8 +200,8 @@ def test_bad_motion_and_damping_input_names_file_and_key(tmp_path, extra, key):
 
 
 def test_the_work_of_a_moving_plane_closes_the_energy_balance(tmp_path):
-    """The energy balance E + D - W - E(0) counts the work of prescribed
-    motions: the moving plane's run and the fixed plane's (the same motion
+    """The energy balance's residual E - E(0) - W - W_c + D counts the work of prescribed
+    motions W_c: the moving plane's run and the fixed plane's (the same motion
     seen from another frame) leave the same imbalance to round-off, for a
     scheme that loses energy at impacts (average acceleration) and one that
     nearly does not (modified mass)."""

@@ -142,8 +142,8 @@ def plot_energy(histories: Mapping[str, np.ndarray], path: str | os.PathLike, ti
 def plot_energy_drifts(
     series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = ""
 ) -> Path:
-    """Energy drift histories ``(label, t, drift)``: (E + D - W - E(0)) over
-    ``max(E(0), max |W|)`` (see :mod:`fem2d.post.energy`) against time, with the exact value, zero (the
+    """Energy drift histories ``(label, t, drift)``: the energy balance's residual over
+    ``max(E(0), max |W + W_c|)`` (see :mod:`fem2d.post.energy`) against time, with the exact value, zero (the
     energy of an elastic impact is constant)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.4))
@@ -153,7 +153,7 @@ def plot_energy_drifts(
     for i, (label, t, drift) in enumerate(series):
         ax.plot(t, drift, styles[i % 4], color=_COLORS[i % len(_COLORS)], lw=1.3, label=label, zorder=2)
     ax.set_xlabel("time t (s)")
-    ax.set_ylabel("energy drift (E + D - W - E$_0$) / max(E$_0$, |W|)")
+    ax.set_ylabel("energy drift: residual / max(E$_0$, |W + W$_c$|)")
     spread = max([float(np.max(np.abs(d))) for _, _, d in series if len(d)] + [1e-12])
     if spread > 10.0:
         ax.set_yscale("symlog", linthresh=1e-2)
