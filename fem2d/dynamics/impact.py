@@ -95,6 +95,7 @@ class PaoliSchatzman(TimeScheme):
     restitution: float = 0.0
     label: str = ""
     half_step_energy: bool = field(default=True, init=False, repr=False)
+    contact_velocity_lags: bool = field(default=True, init=False, repr=False)
     _mass_solvers: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:

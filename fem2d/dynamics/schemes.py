@@ -89,6 +89,11 @@ class TimeScheme(ABC):
     #: :math:`\tfrac12 v_{n+1/2}^T M v_{n+1/2} + \tfrac12 u_n^T K u_{n+1}` (the central
     #: difference), which the run then reports (:class:`~fem2d.dynamics.history.DirectHistory`)
     half_step_energy: bool = False
+    #: True when the end-of-step velocity misses the contact force of the step (the central
+    #: difference's, made before the next step's force is known): the run then reports the
+    #: rate of the displacement for the dofs that force acted on
+    #: (:class:`~fem2d.dynamics.massless.MasslessRates`)
+    contact_velocity_lags: bool = False
 
     def constrain(self, prediction: Prediction, du_admissible: np.ndarray) -> Prediction:
         """The prediction with its increment replaced by the admissible one

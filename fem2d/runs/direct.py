@@ -315,7 +315,8 @@ class DirectAnalysis:
         rotations = BodyRotations(system, self.rotating_groups(system))
         state, inherited = self.start_state(stepper, system)
         # what is reported of the dofs without inertia (the modified mass's contact nodes): their rates
-        rates = MasslessRates(scheme.mass(system) if scheme.weights(self.stepping.dt)[2] else system.M_free[:0, :0])
+        rates = MasslessRates(scheme.mass(system) if scheme.weights(self.stepping.dt)[2] else system.M_free[:0, :0],
+                              scheme.contact_velocity_lags)
         history.start(rates.start(state))
         measures.start(state)
         rotations.start(state)
