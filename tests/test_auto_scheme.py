@@ -17,12 +17,12 @@ import math
 
 import numpy as np
 import pytest
-from scipy.integrate import quad
-
 from conftest import PUSH_BLOCK
+from scipy.integrate import quad
 
 from fem2d.cli import main
 from fem2d.runs.result import run
+
 
 def ramp(t, t0, t1):
     return float(np.clip((t - t0) / (t1 - t0), 0.0, 1.0))
@@ -217,16 +217,19 @@ def test_stacked_blocks_pressed_and_pushed_move_as_the_rigid_block(tmp_path):
 
     mesh = gridmesh.write(tmp_path / "stack.msh", {"LOWER": (0.0, 0.0, 0.2, 0.05, 8, 2),
                                                    "UPPER": (0.0, 0.05, 0.2, 0.1, 6, 2)})
-    bodies = "".join(f'[[materials]]\ngroup = "{g}"\nE = 2.0e9\nnu = 0.3\nrho = 2000.0\n\n' for g in ("LOWER", "UPPER"))
+    bodies = "".join(f'[[materials]]\ngroup = "{g}"\nE = 2.0e9\nnu = 0.3\nrho = 2000.0\n\n'
+                     for g in ("LOWER", "UPPER"))
+    pressed = (("UPPER_TOP", 1e6, "press"), ("LOWER_LEFT", 8e5, "push"), ("UPPER_LEFT", 8e5, "push"))
     loads = "".join(f'[[loads]]\ntype = "pressure"\ngroup = "{g}"\nvalue = {v}\nfunction = "{f}"\n\n'
-                    for g, v, f in (("UPPER_TOP", 1e6, "press"), ("LOWER_LEFT", 8e5, "push"), ("UPPER_LEFT", 8e5, "push")))
+                    for g, v, f in pressed)
     functions = PUSH_BLOCK[PUSH_BLOCK.index("[functions.press]"):PUSH_BLOCK.index("[contact]")]
+    zones = ('[[contact]]\nslave = "LOWER_BOTTOM"\nplane = { point = [0.0, 0.0], normal = [0.0, 1.0] }\n'
+             'mu = 0.3\n\n[[contact]]\nslave = "UPPER_BOTTOM"\nmaster = "LOWER_TOP"\nmu = 0.5\n\n')
     path = tmp_path / "stack.toml"
     path.write_text(f'[case]\nname = "stack"\nkind = "direct"\n\n[mesh]\nfile = "{mesh}"\nelement = "quad4"\n\n'
-                    f'[model]\nhypothesis = "plane_strain"\n\n{bodies}{loads}{functions}'
-                    '[[contact]]\nslave = "LOWER_BOTTOM"\nplane = { point = [0.0, 0.0], normal = [0.0, 1.0] }\nmu = 0.3\n\n'
-                    '[[contact]]\nslave = "UPPER_BOTTOM"\nmaster = "LOWER_TOP"\nmu = 0.5\n\n'
-                    '[time]\ndt = 1.0e-4\nend = 0.05\n\n[report]\nnode = "LOWER_SW"\ncomponent = "dx"\nat_times = [0.05]\n')
+                    f'[model]\nhypothesis = "plane_strain"\n\n{bodies}{loads}{functions}{zones}'
+                    '[time]\ndt = 1.0e-4\nend = 0.05\n\n[report]\nnode = "LOWER_SW"\ncomponent = "dx"\n'
+                    'at_times = [0.05]\n')
     result = run(path, reference_cache=False)
     q = result.quantities
     assert q["x_at_0.05"] == pytest.approx(rigid_pushed_block(0.05), rel=2e-3)

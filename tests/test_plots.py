@@ -74,13 +74,17 @@ def test_history_overlay_draws_every_run_and_the_difference(tmp_path, captured):
 def test_energy_balance(tmp_path, captured):
     t = np.linspace(0, 1, 11)
     h = {"time": t, "kinetic": 2e4 * t, "elastic": 0 * t, "springs": 1e4 * t, "friction_dissipation": 1e4 * t,
-         "work_loads": 4e4 * t, "energy_residual": 1e-3 * t}
+         "work_loads": 4e4 * t, "work_motions": 0 * t, "numerical_dissipation": 1e3 * t, "energy_residual": 1e-3 * t}
     assert _is_png(plots.plot_energy(h, tmp_path / "e.png"))
     ax, ax2 = captured[-1].axes
     assert ax.get_ylabel() == "energy (kJ per m of thickness)"
-    assert np.allclose(ax.get_lines()[-1].get_ydata(), 40 * t)  # work of the loads, in kJ
+    lines = {line.get_label(): line.get_ydata() for line in ax.get_lines()}
+    # each term of the balance a run has, none that stays zero (no strain, no imposed motion here)
+    assert list(lines) == ["kinetic T", "springs U$_s$", "work of the loads W", "friction dissipation D",
+                           "numerical dissipation D$_h$"]
+    assert np.allclose(lines["work of the loads W"], 40 * t) and np.allclose(lines["numerical dissipation D$_h$"], t)
     assert ax2.get_ylabel() == "balance residual (J/m)"
-    assert "2.50e-08" in ax2.texts[0].get_text()  # final residual / work
+    assert "2.50e-08" in ax2.texts[0].get_text()  # final residual / max(E0, |W + W_c|)
 
 
 def test_contact_pressure_profile(tmp_path, captured):

@@ -139,7 +139,8 @@ def test_mass_proportional_rayleigh_damping_slows_a_free_body_as_the_trapezoidal
     """C = a_M M on a free body thrown at v0: M v' = -a_M M v, whose
     trapezoidal (average acceleration) solution is v_n = v0 r^n with
     r = (1 - a_M dt / 2) / (1 + a_M dt / 2); K-proportional damping does not
-    act on a rigid motion."""
+    act on a rigid motion. The damping dissipation is the kinetic energy lost,
+    T(0) (1 - r^(2n))."""
     a_m, dt, steps = 2.0, 0.0025, 120
     extra = "[[materials]]\ngroup = \"BAR\"\nE = 100.0\nnu = 0.0\nrho = 1.0\nrayleigh = [2.0, 0.01]\n"
     path = write_case(tmp_path, "", velocity=(1.0, 0.0))
@@ -150,6 +151,11 @@ def test_mass_proportional_rayleigh_damping_slows_a_free_body_as_the_trapezoidal
     r = (1 - a_m * dt / 2) / (1 + a_m * dt / 2)
     assert result.histories["v"][-1] == pytest.approx(r**steps, rel=1e-10)
     assert result.histories["elastic"].max() < 1e-12 * result.histories["kinetic"][0]  # round-off
+    # the kinetic energy the damping takes is its dissipation, D_c: the balance's residual stays at round-off
+    h = result.histories
+    assert h["damping_dissipation"][-1] == pytest.approx(h["kinetic"][0] * (1.0 - r ** (2 * steps)), rel=1e-9)
+    assert np.abs(h["energy_residual"]).max() < 1e-12 * h["kinetic"][0]
+    assert result.quantities["damping_dissipation"] == h["damping_dissipation"][-1]
 
 
 def test_a_support_moving_with_a_displacement_history_drags_the_body_rigidly(tmp_path):
@@ -194,8 +200,8 @@ def test_bad_motion_and_damping_input_names_file_and_key(tmp_path, extra, key):
 
 
 def test_the_work_of_a_moving_plane_closes_the_energy_balance(tmp_path):
-    """The energy balance E + D - W - E(0) counts the work of prescribed
-    motions: the moving plane's run and the fixed plane's (the same motion
+    """The energy balance's residual E - E(0) - W - W_c + D counts the work of prescribed
+    motions W_c: the moving plane's run and the fixed plane's (the same motion
     seen from another frame) leave the same imbalance to round-off, for a
     scheme that loses energy at impacts (average acceleration) and one that
     nearly does not (modified mass)."""
@@ -209,7 +215,7 @@ def test_the_work_of_a_moving_plane_closes_the_energy_balance(tmp_path):
         gap_moving = energy_balance(moving.histories)["imbalance"][-1]
         gap_fixed = energy_balance(fixed.histories)["imbalance"][-1]
         assert gap_moving == pytest.approx(gap_fixed, rel=1e-6, abs=1e-12)
-        assert moving.quantities["work_loads"] > 0.19  # the plane set the bar moving
+        assert moving.quantities["work_motions"] > 0.19  # the plane set the bar moving
 
 
 CIRCLE = """

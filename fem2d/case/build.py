@@ -477,7 +477,6 @@ def build_analysis(case: Case) -> BuiltCase:
         scheme = scheme_of(case)
         if t["scheme"] == "auto":  # chosen on the assembled system (and said so): DirectAnalysis' default
             from fem2d.dynamics.choice import ContactSchemeChoice
-
             from fem2d.dynamics.schemes import NewmarkScheme
 
             # a Newmark the case wrote (time.beta, time.gamma) serves every implicit branch, friction or not

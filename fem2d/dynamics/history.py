@@ -7,22 +7,29 @@ Energies, per unit thickness (J):
   in place of its share, :mod:`fem2d.model.internal`), springs
   :math:`U_s = \tfrac12 \hat u^T K_s \hat u`, with :math:`\hat u`
   all the dofs' displacements, the prescribed ones included (a support
-  displaced by :math:`u_c` strains the cells next to it);
+  displaced by :math:`u_c` strains the cells next to it), :math:`M` the scheme's mass;
+  for the central difference (Paoli-Schatzman) the energy it conserves, that of the
+  half steps (:meth:`DirectHistory._half_step_energies`);
 * work of the loads by the trapezoidal rule,
   :math:`W \mathrel{+}= \tfrac12 (f_n + f_{n+1}) \cdot (u_{n+1} - u_n)` on the
   free dofs, external loads only: the lift :math:`-K_{fc} u_c` of prescribed
   displacements is an internal force, and the work done by the supports that
-  prescribe them, :math:`\int R \cdot du_c`, is the reaction work
+  prescribe them, :math:`W_c = \int R \cdot du_c`, is the work of the imposed motions
   (:class:`~fem2d.dynamics.measures.MeasureRecorder`, added by the run);
 * friction dissipation :math:`D \mathrel{+}= -\sum_i F_{t,i}\, \Delta s_i`
   with the end-of-step friction force (implicit) and the step's slip,
-  :math:`\ge 0` by Coulomb's law; normal contact work
-  :math:`W_n \mathrel{+}= p_{n+1} \cdot \Delta d - (-D)` (zero without penetration change).
+  :math:`\ge 0` by Coulomb's law; damping dissipation
+  :math:`D_c \mathrel{+}= \tfrac12 (u_{n+1} - u_n)^T C (v_n + v_{n+1})`; numerical
+  dissipation :math:`D_h`, what the time scheme removes by itself
+  (:mod:`fem2d.dynamics.dissipation`);
+* normal contact work :math:`W_n \mathrel{+}= p_{n+1} \cdot \Delta d - (-D)` (zero
+  without penetration change), reported but no term of the balance.
 
-The balance :math:`T + U + U_s + D - W_n - W - E_0` is zero for the exact
-solution; for average-acceleration Newmark it is zero up to the difference
-between the trapezoidal and end-of-step friction work; HHT's numerical
-dissipation shows up in it.
+The residual of the balance (``energy_residual``, :mod:`fem2d.post.energy`),
+:math:`T + U + U_s - E_0 - W - W_c + D + D_c + D_h`, is zero for the exact solution and
+for the Newmark family on a linear system without contact; with contact it holds the
+contact forces' work between the two ends of each step (plain Newmark's energy created
+at impacts), and it is what a run judges.
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.contact.problem import OPEN, SLIP
+from fem2d.dynamics.dissipation import NumericalDissipation
+from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepper import StepState
 from fem2d.model.system import System
 
@@ -73,6 +82,9 @@ class DirectHistory:
     #: (n_times, n_nodes)): the contact zones' slave nodes, when a slave surface belongs to a body
     #: that turns or stretches (its pressure is measured on the current surface, :mod:`fem2d.post.pressure`)
     slave_nodes: np.ndarray | None = None
+    #: the scheme that ran: its numerical dissipation (:mod:`fem2d.dynamics.dissipation`) and,
+    #: for the central difference, its energy of the half steps (None: neither)
+    scheme: TimeScheme | None = None
 
     def __post_init__(self) -> None:
         s = self.system
@@ -102,14 +114,56 @@ class DirectHistory:
         self._work = 0.0
         self._dissipation = 0.0
         self._normal_work = 0.0
+        self._damping = 0.0
+        self._numerical = 0.0
         self._energy0: float | None = None
+        self._half_steps = bool(getattr(self.scheme, "half_step_energy", False))
+        self._dissipation_of = None if self.scheme is None else NumericalDissipation(self.scheme, self._M)
         self._snapshots: list[tuple[int, np.ndarray]] = []
 
-    def _energies(self, state: StepState) -> tuple[float, float, float]:
+    def _energies(self, state: StepState, previous: StepState | None = None) -> tuple[float, float, float]:
         # a diverging state overflows here first: its energies are inf/nan, and the
         # run's state watch stops it with one error line instead of numpy's warnings
         with np.errstate(over="ignore", invalid="ignore"):
+            if self._half_steps and previous is not None and state.t > previous.t:
+                return self._half_step_energies(previous, state)
             return self._energies_of(state)
+
+    def _half_step_energies(self, previous: StepState, state: StepState) -> tuple[float, float, float]:
+        r"""The central difference's energy of the step ``previous`` -> ``state`` (theta form:
+        :class:`~fem2d.dynamics.impact.PaoliSchatzman`), which it conserves exactly,
+
+        .. math::
+
+            E_{n+1/2} = \tfrac12 w^T M w + \tfrac12 u_n^T K u_{n+1}
+            + \tfrac\theta2 \Delta u^T K \Delta u, \qquad w = \frac{u_{n+1} - u_n}{\Delta t}
+
+        (kinetic: the first term; bodies and springs: the others), where
+        :math:`\tfrac12 v_n^T M v_n + \tfrac12 u_n^T K u_n` of the whole steps is not
+        conserved: at a step on the stability limit its highest mode, of zero energy
+        :math:`E_{n+1/2}`, grows linearly and its strain energy :math:`\tfrac12 u_n^T K u_n`
+        with the square of the time (bar_wall at Courant number 1: 800 J by 0.8 ms in the free
+        flight after the rebound, of a bar of 200 J)."""
+        s = self.system
+        du = state.u - previous.u
+        w = du / (state.t - previous.t)
+        kinetic = 0.5 * float(w @ (self._M @ w))
+        theta = float(getattr(self.scheme, "theta", 0.0))
+        if self._prescribed:
+            u0 = s.expand(previous.u, prescribed=False) + s.prescribed_at(previous.t)
+            u1 = s.expand(state.u, prescribed=False) + s.prescribed_at(state.t)
+            ku1, ks1, d = s.K @ u1, s.K_springs @ u1, u1 - u0
+            strain = 0.5 * u0 @ ku1 + 0.5 * theta * d @ (s.K @ d)
+            springs = 0.5 * u0 @ ks1 + 0.5 * theta * d @ (s.K_springs @ d)
+            return kinetic, float(strain - springs), float(springs)
+        k_u1 = state.internal_force if state.internal_force is not None else s.K_free @ state.u
+        k_u0 = previous.internal_force if previous.internal_force is not None else s.K_free @ previous.u
+        strain = 0.5 * previous.u @ k_u1 + 0.5 * theta * du @ (k_u1 - k_u0)
+        springs = 0.0
+        if self._K_s_own.nnz:
+            a, b = previous.u[self._spring_dofs], state.u[self._spring_dofs]
+            springs = 0.5 * a @ (self._K_s_own @ b) + 0.5 * theta * (b - a) @ (self._K_s_own @ (b - a))
+        return kinetic, float(strain - springs), float(springs)
 
     def _energies_of(self, state: StepState) -> tuple[float, float, float]:
         kinetic, elastic, springs = self._linear_energies(state)
@@ -163,8 +217,10 @@ class DirectHistory:
         self._energy0 = sum(self._energies(state))
         self._record(state, iterations=0, dt=0.0)
 
-    def on_step(self, previous: StepState, state: StepState) -> None:
-        """Accumulate the work terms of the step and record its end state."""
+    def on_step(self, previous: StepState, state: StepState, reported: StepState | None = None) -> None:
+        """Accumulate the work terms of the step and record its end state; the reported
+        dof's velocity is that of ``reported`` (the state with the rates of the dofs
+        without inertia, :class:`~fem2d.dynamics.massless.MasslessRates`) when given."""
         du = state.u - previous.u
         f_prev, f_new = self.forces(previous.t), self.forces(state.t)
         if self._prescribed:  # the lift of the prescribed displacements is no external load
@@ -176,18 +232,26 @@ class DirectHistory:
             friction = -float((sol.tangential_force * sol.slip).sum())
             self._dissipation += friction
             self._normal_work += float(state.contact_force @ du) + friction
-        self._record(state, iterations=sol.iterations if sol is not None else 1, dt=state.t - previous.t)
+        if self.system.C_free is not None:  # the damping's work, by the trapezoidal rule as the loads'
+            self._damping += 0.5 * float(du @ (self.system.C_free @ (previous.v + state.v)))
+        if self._dissipation_of is not None:
+            self._numerical += self._dissipation_of.step(previous, state)
+        self._record(state, iterations=sol.iterations if sol is not None else 1, dt=state.t - previous.t,
+                     reported=reported, previous=previous)
 
-    def _record(self, state: StepState, iterations: int, dt: float) -> None:
+    def _record(self, state: StepState, iterations: int, dt: float, reported: StepState | None = None,
+                previous: StepState | None = None) -> None:
         if self.snapshot_every and len(self._rows) % self.snapshot_every == 0:
             self._snapshots.append((len(self._rows), state.u.copy()))
         if self._tracked is not None:
             self._motion.append(self._tracked_displacement(state))
-        kinetic, elastic, springs = self._energies(state)
-        residual = (kinetic + elastic + springs + self._dissipation - self._normal_work - self._work
-                    - (self._energy0 or 0.0))
-        self._rows.append((state.t, dt, self._value(state, state.u), self._value(state, state.v), kinetic, elastic,
-                           springs, self._work, self._dissipation, self._normal_work, residual, iterations))
+        kinetic, elastic, springs = self._energies(state, previous)
+        residual = (kinetic + elastic + springs - (self._energy0 or 0.0) - self._work + self._dissipation
+                    + self._damping + self._numerical)
+        velocity = state.v if reported is None else reported.v
+        self._rows.append((state.t, dt, self._value(state, state.u), self._value(state, velocity), kinetic, elastic,
+                           springs, self._work, self._dissipation, self._normal_work, self._damping,
+                           self._numerical, residual, iterations))
         sol = state.solution
         if sol is not None:
             # the solution's arrays are the step's own (a new solution every step): kept, not copied
@@ -258,7 +322,8 @@ class DirectHistory:
 
 #: the scalar columns of every record, in the order of :meth:`DirectHistory.arrays`
 _COLUMNS = ("time", "dt", "u", "v", "kinetic", "elastic", "springs", "work_loads", "friction_dissipation",
-            "normal_contact_work", "energy_residual", "newton_iterations")
+            "normal_contact_work", "damping_dissipation", "numerical_dissipation", "energy_residual",
+            "newton_iterations")
 
 
 def left_master_counts(outside: list[np.ndarray]) -> np.ndarray:

@@ -85,6 +85,15 @@ class TimeScheme(ABC):
     #: (Moreau-Jean): it needs a formulation that enforces a constraint, not
     #: a penalty force law of the gap
     impulse_law: bool = False
+    #: True when the energy the scheme conserves is that of the half steps,
+    #: :math:`\tfrac12 v_{n+1/2}^T M v_{n+1/2} + \tfrac12 u_n^T K u_{n+1}` (the central
+    #: difference), which the run then reports (:class:`~fem2d.dynamics.history.DirectHistory`)
+    half_step_energy: bool = False
+    #: True when the end-of-step velocity misses the contact force of the step (the central
+    #: difference's, made before the next step's force is known): the run then reports the
+    #: rate of the displacement for the dofs that force acted on
+    #: (:class:`~fem2d.dynamics.massless.MasslessRates`)
+    contact_velocity_lags: bool = False
 
     def constrain(self, prediction: Prediction, du_admissible: np.ndarray) -> Prediction:
         """The prediction with its increment replaced by the admissible one
@@ -277,7 +286,7 @@ class NewmarkScheme(TimeScheme):
         carry no kinetic energy: the Signorini condition becomes a constraint of
         an elliptic problem at each step, so with the energy-conserving average
         acceleration (beta = 1/4, gamma = 1/2) the discrete energy
-        :math:`	frac12 v^T M_{mod} v + 	frac12 u^T K u` is conserved through
+        :math:`\tfrac12 v^T M_{mod} v + \tfrac12 u^T K u` is conserved through
         persistent contact and impacts dissipate at most the energy of the
         release (Khenous et al. 2008, Doyen, Ern & Piperno 2011, section 3.4);
         the contact force no longer oscillates.

@@ -93,35 +93,43 @@ def curve_deviation(t: np.ndarray, u: np.ndarray, curve: Curve) -> float:
 
 
 ENERGY_TERMS = (
-    ("kinetic", "kinetic"),
-    ("elastic", "elastic (bodies)"),
-    ("springs", "springs"),
-    ("friction_dissipation", "friction dissipation"),
-    ("work_loads", "work of the loads"),
+    ("kinetic", "kinetic T"),
+    ("elastic", "strain U (bodies)"),
+    ("springs", "springs U$_s$"),
+    ("work_loads", "work of the loads W"),
+    ("work_motions", "work of the imposed motions W$_c$"),
+    ("friction_dissipation", "friction dissipation D"),
+    ("damping_dissipation", "damping dissipation D$_c$"),
+    ("numerical_dissipation", "numerical dissipation D$_h$"),
 )
 
 
 def plot_energy(histories: Mapping[str, np.ndarray], path: str | os.PathLike, title: str = "") -> Path:
-    r"""Energy balance: kinetic, elastic, springs, friction dissipation, work of
-    the loads (J per metre of thickness), and the residual
-    :math:`T + U + U_s + D - W_n - W - E_0` in its own panel."""
+    r"""The energy balance (:mod:`fem2d.post.energy`) term by term over time (J per metre
+    of thickness): kinetic and strain energy, the work of the loads and of the imposed
+    motions, the friction, damping and numerical dissipation (a term a history does not
+    hold, or holds at zero throughout, is not drawn), and in its own panel the residual
+    :math:`\rho = T + U + U_s - E_0 - W - W_c + D + D_c + D_h`, the one term a run judges,
+    with its final value relative to :math:`\max(E_0, \max |W + W_c|)` (``energy_drift``)."""
     plt = _pyplot()
     t = histories["time"]
-    peak = max([float(np.max(np.abs(histories[k]))) for k, _ in ENERGY_TERMS if k in histories] + [1.0])
+    drawn = [(k, label) for k, label in ENERGY_TERMS if k in histories and np.any(histories[k])]
+    peak = max([float(np.max(np.abs(histories[k]))) for k, _ in drawn] + [1.0])
     scale, unit = next((f, u) for f, u in ((1e6, "MJ"), (1e3, "kJ"), (1.0, "J")) if peak >= 10 * f or f == 1.0)
     fig, (ax, ax2) = plt.subplots(2, 1, figsize=(8, 6.4), sharex=True, gridspec_kw={"height_ratios": [3, 2]})
-    for i, (key, label) in enumerate(ENERGY_TERMS):
-        if key in histories:
-            ax.plot(t, histories[key] / scale, color=_COLORS[i], lw=1.4, label=label)
-    if "normal_contact_work" in histories and np.any(histories["normal_contact_work"]):
-        ax.plot(t, histories["normal_contact_work"] / scale, color=_COLORS[5], lw=1.0, label="normal contact work")
+    for key, label in drawn:
+        i = [k for k, _ in ENERGY_TERMS].index(key)
+        ax.plot(t, histories[key] / scale, color=_COLORS[i % len(_COLORS)], lw=1.4, label=label)
     ax.set_ylabel(f"energy ({unit} per m of thickness)")
     _finish(ax, title)
     residual = histories.get("energy_residual", np.zeros_like(t))
-    ax2.plot(t, residual, color="k", lw=1.0, label="T + U + U$_s$ + D - W$_n$ - W - E$_0$")
-    work = histories.get("work_loads")
-    if work is not None and len(work) and work[-1]:
-        ax2.text(0.01, 0.95, f"final residual / work of the loads = {residual[-1] / work[-1]:.2e}",
+    ax2.plot(t, residual, color="k", lw=1.0,
+             label="residual T + U + U$_s$ - E$_0$ - W - W$_c$ + D + D$_c$ + D$_h$")
+    work = histories.get("work_loads", np.zeros_like(t)) + histories.get("work_motions", np.zeros_like(t))
+    stored = sum(histories[k] for k in ("kinetic", "elastic", "springs") if k in histories)
+    reference = max(float(stored[0]) if np.ndim(stored) else 0.0, float(np.max(np.abs(work), initial=0.0)))
+    if len(residual) and reference > 0.0:
+        ax2.text(0.01, 0.95, f"final residual / max(E$_0$, |W + W$_c$|) = {residual[-1] / reference:.2e}",
                  transform=ax2.transAxes, va="top", fontsize=8)
     ax2.legend(fontsize=8, loc="lower right")
     ax2.set_ylabel("balance residual (J/m)")
@@ -134,8 +142,8 @@ def plot_energy(histories: Mapping[str, np.ndarray], path: str | os.PathLike, ti
 def plot_energy_drifts(
     series: Sequence[tuple[str, np.ndarray, np.ndarray]], path: str | os.PathLike, title: str = ""
 ) -> Path:
-    """Energy drift histories ``(label, t, drift)``: (E + D - W - E(0)) over
-    ``max(E(0), max |W|)`` (see :mod:`fem2d.post.energy`) against time, with the exact value, zero (the
+    """Energy drift histories ``(label, t, drift)``: the energy balance's residual over
+    ``max(E(0), max |W + W_c|)`` (see :mod:`fem2d.post.energy`) against time, with the exact value, zero (the
     energy of an elastic impact is constant)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 4.4))
@@ -145,7 +153,7 @@ def plot_energy_drifts(
     for i, (label, t, drift) in enumerate(series):
         ax.plot(t, drift, styles[i % 4], color=_COLORS[i % len(_COLORS)], lw=1.3, label=label, zorder=2)
     ax.set_xlabel("time t (s)")
-    ax.set_ylabel("energy drift (E + D - W - E$_0$) / max(E$_0$, |W|)")
+    ax.set_ylabel("energy drift: residual / max(E$_0$, |W + W$_c$|)")
     spread = max([float(np.max(np.abs(d))) for _, _, d in series if len(d)] + [1e-12])
     if spread > 10.0:
         ax.set_yscale("symlog", linthresh=1e-2)

@@ -17,7 +17,7 @@ from fem2d.model.supports import COMPONENTS
 class Report:
     """The reported displacement component and the quantities made from it
     (the ``result.json`` quantities ``x_at_T``, ``x_ext_k``, ``t_ext_k``, ``x_rest``, ``t_rest``, ``t_still``; see
-    :func:`fem2d.runs.direct.direct_quantities`).
+    :func:`fem2d.runs.direct_quantities.direct_quantities`).
 
     Parameters
     ----------

@@ -167,8 +167,8 @@ def rest_note(times: np.ndarray, u: np.ndarray, v: np.ndarray, sliding: np.ndarr
     >>> t = np.linspace(0.0, 2.0, 201)
     >>> v = np.where(t <= 1.0, np.sin(np.pi * t), 0.5)
     >>> u = np.cumsum(v) * 0.01
-    >>> rest_note(t, u, v, t <= 1.0)
-    't_rest not reported: the contact stopped sliding at 0.993333 s, but the reported node still moves after it (0.5 m/s, above 1% of its peak speed 1 m/s)'
+    >>> rest_note(t, u, v, t <= 1.0)[:70]
+    't_rest not reported: the contact stopped sliding at 0.993333 s, but th'
     """
     if sliding is None:
         return None

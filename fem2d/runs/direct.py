@@ -16,16 +16,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from fem2d.contact.problem import SLIP, ContactFormulation
+from fem2d.contact.problem import ContactFormulation
 from fem2d.dynamics.choice import ContactSchemeChoice
 from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
+from fem2d.dynamics.massless import MasslessRates
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
 from fem2d.dynamics.rotation import BodyRotations, rotation_warnings
 from fem2d.dynamics.schemes import NewmarkScheme, StaticScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
-from fem2d.dynamics.stickslip import HELD_SHARE, BodyTranslations, StickSlipLocator
+from fem2d.dynamics.stickslip import BodyTranslations, StickSlipLocator
 from fem2d.errors import ArgumentError, ConvergenceError, FieldError, ModelError, expect_instance
 from fem2d.fe.assembly import sorted_unique
 from fem2d.linalg import get_solver
@@ -38,11 +39,11 @@ from fem2d.model.report import Report
 from fem2d.model.stepping import TimeStepping
 from fem2d.model.system import System
 from fem2d.post.chatter import zone_chatter
-from fem2d.post.energy import energy_balance, energy_quantities, energy_scale, energy_warning
-from fem2d.post.extrema import extrema, rest, rest_note, slip_end, time_label, value_at
-from fem2d.post.impacts import impact_statistics
+from fem2d.post.energy import energy_warning
+from fem2d.post.extrema import rest_note
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
 from fem2d.runs.advice import DAMP_CHATTER, FRICTION_TO_AUTO, TO_AUTO, chatter_remedy, energy_remedy
+from fem2d.runs.direct_quantities import direct_quantities, sliding_records
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -309,14 +310,18 @@ class DirectAnalysis:
         current = self.current_surfaces(system)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system),
                                 stepper.mass_velocity,
-                                np.concatenate([zone.slave_nodes for zone in system.zones]) if any(current) else None)
+                                np.concatenate([zone.slave_nodes for zone in system.zones]) if any(current) else None,
+                                scheme)
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
                                    self.report.group_nodes(system.mesh), stepper.mass_velocity)
         rotations = BodyRotations(system, self.rotating_groups(system))
         state, inherited = self.start_state(stepper, system)
-        history.start(state)
+        # what is reported of the dofs without inertia (the modified mass's contact nodes): their rates
+        rates = MasslessRates(scheme.mass(system) if scheme.weights(self.stepping.dt)[2] else system.M_free[:0, :0],
+                              scheme.contact_velocity_lags)
+        history.start(rates.start(state))
         measures.start(state)
         rotations.start(state)
 
@@ -324,10 +329,11 @@ class DirectAnalysis:
         watch = StateWatch(every=int(self.stepping.end / self.stepping.dt) // 512, owner=type(self).__name__)
 
         def on_step(previous: StepState, new: StepState) -> None:
-            history.on_step(previous, new)
-            measures.on_step(previous, new)
-            rotations.on_step(previous, new)
-            watch.on_step(new.t, new.u, new.v)
+            reported = rates.on_step(previous, new)
+            history.on_step(previous, new, reported)
+            measures.on_step(previous, reported)
+            rotations.on_step(previous, reported)
+            watch.on_step(new.t, new.u, reported.v)
 
         st = self.stepping
         if st.events and coupling is None:
@@ -352,8 +358,7 @@ class DirectAnalysis:
             raise
         series = history.arrays()
         measured = measures.arrays()
-        if "work_motions" in measured:  # moving supports and obstacles work like loads
-            series["work_loads"] = series["work_loads"] + measured["work_motions"]
+        if "work_motions" in measured:  # moving supports and obstacles work on the model: a term of the balance
             series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
         series.update({k: v for k, v in measured.items() if k != "time"})
         series.update(rotations.arrays())
@@ -389,6 +394,7 @@ class DirectAnalysis:
                            "body_newton_most_iterations": stepper.newton.largest_iterations,
                            "body_tangent_updates": stepper.newton.tangent_updates})
         snapshots = history.snapshots() if history.snapshot_every else None
+        final = rates.last if rates.last is not None and rates.last.t == final.t else final
         return Integration(system, scheme, series, timing, final, report_dof, snapshots, notes, inherited)
 
     def quantities(self, system: System, series: dict[str, np.ndarray]) -> dict[str, float]:
@@ -537,54 +543,3 @@ def longer_master(mesh_source: str) -> str:
     if builder in BUILDERS and mesh_source.endswith(")"):
         return "make the master longer"
     return f"extend the master edge group in the mesh ({mesh_source})" if mesh_source else "make the master longer"
-
-
-def sliding_records(series: dict[str, np.ndarray]) -> np.ndarray | None:
-    """Per record, whether the contact slid over the step ending there: its sliding nodes carry at
-    least :data:`~fem2d.dynamics.stickslip.HELD_SHARE` of its normal force (fewer creep at their
-    friction limit on a body the sticking ones hold); None without contact."""
-    status, force = series.get("slave_status"), series.get("slave_normal_force")
-    if status is None or force is None:
-        return None
-    force = np.maximum(force, 0.0)
-    total = force.sum(axis=1)
-    return (total > 0.0) & (np.where(status == SLIP, force, 0.0).sum(axis=1) >= HELD_SHARE * total)
-
-
-def direct_quantities(report: Report, series: dict[str, np.ndarray], friction: bool = False) -> dict[str, float]:
-    """The reported dof's quantities plus run diagnostics. At rest: ``t_still``, the instant the
-    reported velocity falls below 1e-6 of its peak for good (:func:`~fem2d.post.extrema.rest`);
-    with ``friction``, ``t_rest`` and ``x_rest``, the instant the contact stopped sliding for good
-    (:func:`~fem2d.post.extrema.slip_end` of :func:`sliding_records`) and the final displacement."""
-    times, u, v = series["time"], series["u"], series["v"]
-    q: dict[str, float] = {}
-    for t in report.at_times if report.node is not None else ():  # without a node, at_times serve the groups
-        q[f"x_at_{time_label(t)}"] = value_at(times, u, v, t)
-    for k, (t_ext, x_ext, _) in enumerate(extrema(times, u, v)[: report.extrema], start=1):
-        q[f"x_ext_{k}"] = x_ext
-        q[f"t_ext_{k}"] = t_ext
-    at_rest = rest(times, u, v)
-    if at_rest is not None:
-        q["t_still"] = at_rest[0]
-    sliding = sliding_records(series) if friction else None
-    stop = slip_end(times, u, v, sliding) if sliding is not None else None
-    if stop is not None:
-        q["t_rest"], q["x_rest"] = stop, float(u[-1])
-    work = series["work_loads"][-1]
-    if "penetration" in series:
-        q["max_penetration"] = float(np.max(series["penetration"]))
-        q["friction_dissipation"] = float(series["friction_dissipation"][-1])
-        q["n_left_master"] = float(np.max(series["n_left_master"]))
-    q["work_loads"] = float(work)
-    q.update(energy_quantities(series))
-    if "normal_force" in series:
-        stats = impact_statistics(times, series["normal_force"], v, report.impact_threshold, report.impact_quiet,
-                                  report.window)
-        q.update(stats.quantities())
-        q["n_reopenings"] = sum(imp.n_elementary - 1 for imp in stats.impacts)
-        balance = energy_balance(series)
-        scale = energy_scale(balance) or 1.0
-        for k, impact in enumerate(stats.impacts, start=1):
-            after = min(np.searchsorted(times, impact.t_end), len(times) - 1)
-            q[f"impact_{k}_energy_drift"] = float(balance["imbalance"][after] / scale)
-    return q

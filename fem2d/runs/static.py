@@ -33,11 +33,13 @@ from fem2d.runs.result import Result
 #: the energy balance): a static run's pseudo-time has no such meaning.
 DYNAMIC_ONLY = re.compile(
     r"(^|_)(n_impacts|n_reopenings|normal_impulse|tangential_impulse|f_max_abs|f_max_mean|f_max_std"
-    r"|energy_balance_error|energy_drift|energy_growth|work_loads)$|(^|_)impact_\d+_"
+    r"|energy_balance_error|energy_drift|energy_growth|work_loads|work_motions|damping_dissipation"
+    r"|numerical_dissipation)$|(^|_)impact_\d+_"
 )
 
 #: History columns of a direct run that describe motion in time (energies and work).
-DYNAMIC_SERIES = ("v", "kinetic", "work_loads", "normal_contact_work", "energy_residual")
+DYNAMIC_SERIES = ("v", "kinetic", "work_loads", "normal_contact_work", "damping_dissipation",
+                  "numerical_dissipation", "energy_residual")
 
 
 @dataclass

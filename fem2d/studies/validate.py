@@ -32,7 +32,8 @@ HEADER = ["case", "variant", "quantity", "reference", "source", "computed", "err
 
 #: the history columns :func:`case_plots` reads (the rest stay in the workers)
 PLOT_HISTORIES = ("time", "u", "fn", "normal_force", "f_n", "kinetic", "elastic", "springs", "friction_dissipation",
-                  "work_loads", "normal_contact_work", "energy_residual", "slave_normal_force")
+                  "work_loads", "work_motions", "damping_dissipation", "numerical_dissipation", "normal_contact_work",
+                  "energy_residual", "slave_normal_force")
 
 
 @dataclass
