@@ -243,7 +243,7 @@ class DirectAnalysis:
                               self.pressure(run.system, run.series))
         quantities = self.quantities(run.system, run.series)
         return Result(quantities, run.timing, run.series, fields, warnings=self.warnings(run, quantities, run.series),
-                      notes=run.notes)
+                      notes=[*self.model.volumetric_choices()[0], *run.notes])
 
     def resolve_scheme(self, system: System) -> tuple[TimeScheme, list[str]]:
         """The scheme the run integrates with (the automatic choice made on ``system``,
@@ -445,8 +445,8 @@ class DirectAnalysis:
                       "taken for a strain: give it kinematics = \"corotational\" or \"finite\" "
                       "(materials[].kinematics) before changing the time scheme")
         warning = energy_warning(quantities, self.report.energy_tolerance, remedy)
-        return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
-                *left_master_warnings(series, self.model.mesh.source), *turned]
+        return [*run.inherited, *self.model.mesh.warnings, *self.model.volumetric_choices()[1],
+                *([] if warning is None else [warning]), *left_master_warnings(series, self.model.mesh.source), *turned]
 
 
 @dataclass
