@@ -58,7 +58,8 @@ class RunRecord:
 
     ``histories`` are the run's time series (``slave_*`` per-node arrays
     included), ``extras`` what plots need beyond them (slave node abscissae
-    ``slave_x`` and tributary areas ``slave_area``). ``warnings`` are the run's
+    ``slave_x``, tributary areas ``slave_area`` and the SEG3 corners on the axis ``slave_axis``,
+    :func:`~fem2d.post.pressure.axis_corners`). ``warnings`` are the run's
     (:attr:`fem2d.runs.result.Result.warnings`: energy created, a body that turns...),
     carried back from the worker that ran it.
     """
@@ -119,11 +120,13 @@ def _interface(result) -> dict[str, Any]:
     if not system.zones:
         return {}
     from fem2d.io.vtu import slave_areas
+    from fem2d.post.pressure import axis_corners
 
     zone = system.zones[0]
     return {
         "slave_x": system.mesh.points[zone.slave_nodes, 0].copy(),
         "slave_area": slave_areas(result.fields.model, system),
+        "slave_axis": axis_corners(zone),
     }
 
 
