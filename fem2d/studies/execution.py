@@ -130,12 +130,33 @@ def _interface(result) -> dict[str, Any]:
     }
 
 
+def penalty_coefficients(result) -> str | None:
+    """The normal penalty coefficient each penalty zone of the run used (N/m), as the run froze
+    it in its contact state at the first step: ``"2.1e+08 given"``, or for a default (shared out
+    over the slave nodes by their weights, :mod:`fem2d.contact.penalty`) the mean over the nodes,
+    ``"2.52e+13 default (mean)"``; zones joined by ``"; "``. None without a penalty zone."""
+    final = getattr(result.fields, "final_state", None)
+    contacts = result.fields.model.contacts
+    states = getattr(final, "contact", None)
+    states = () if states is None else (states,) if len(contacts) == 1 else tuple(states)  # one zone: its own state
+    said = []
+    for contact, state in zip(contacts, states):
+        e_n = getattr(state, "e_n", None)
+        if e_n is None:
+            continue
+        given = getattr(contact.formulation(), "e_n", None) is not None
+        said.append(f"{float(np.mean(e_n)):.3g} {'given' if given else 'default (mean)'}")
+    return "; ".join(said) or None
+
+
 def record_of(result, spec: RunSpec) -> RunRecord:
     """A :class:`RunRecord` from a :class:`fem2d.runs.result.Result` (of a model composed
     in Python too: named :data:`~fem2d.io.run_outputs.COMPOSED`, no settings)."""
     from fem2d.io.run_outputs import COMPOSED
 
     extras = _interface(result)
+    if (e_n := penalty_coefficients(result)) is not None:
+        extras["e_n"] = e_n
     pressure = getattr(result.fields, "pressure", None)
     if pressure:  # the pressure.csv table, for the pressure figure
         extras["pressure"] = pressure
