@@ -84,4 +84,4 @@ right.set_ylabel("contact radius a [mm]")
 right.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_ball_on_plate.png next to the script
+save_when_run(fig)  # run on its own: writes plot_ball_on_plate.png next to the script

@@ -62,4 +62,4 @@ ax2.set_xlabel("time [ms]")
 ax2.set_ylabel("energy / initial energy")
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_bar_impact_schemes.png next to the script
+save_when_run(fig)  # run on its own: writes plot_bar_impact_schemes.png next to the script

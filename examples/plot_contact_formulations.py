@@ -61,4 +61,4 @@ ax2.set_ylabel("normal contact force [N]")
 ax2.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_contact_formulations.png next to the script
+save_when_run(fig)  # run on its own: writes plot_contact_formulations.png next to the script

@@ -109,4 +109,4 @@ ax2.set_ylabel("distance slid [m]")
 ax2.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_gmsh_triangles.png next to the script
+save_when_run(fig)  # run on its own: writes plot_gmsh_triangles.png next to the script

@@ -61,4 +61,4 @@ ax.set_ylabel("contact pressure [GPa]")
 ax.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_hertz.png next to the script
+save_when_run(fig)  # run on its own: writes plot_hertz.png next to the script

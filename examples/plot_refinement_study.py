@@ -62,4 +62,4 @@ ax.set_ylabel("relative error of the peak pressure")
 ax.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_refinement_study.png next to the script
+save_when_run(fig)  # run on its own: writes plot_refinement_study.png next to the script

@@ -78,4 +78,4 @@ ax.set_ylabel("rotation, rolling sense [rad]")
 ax.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_rolling_disc.png next to the script
+save_when_run(fig)  # run on its own: writes plot_rolling_disc.png next to the script

@@ -59,4 +59,4 @@ ax2.set_ylabel("wear power [W]")
 ax2.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_sdnd104_wear.png next to the script
+save_when_run(fig)  # run on its own: writes plot_sdnd104_wear.png next to the script

@@ -77,4 +77,4 @@ ax2.set_xlabel("time [s]")
 ax2.set_ylabel("|x - x_exact| [m]")
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_sliding_block.png next to the script
+save_when_run(fig)  # run on its own: writes plot_sliding_block.png next to the script

@@ -82,4 +82,4 @@ ax2.set_ylabel("momentum [kg m/s]")
 ax2.legend()
 fig.tight_layout()
 
-save_when_run(fig, __file__)  # run on its own: writes plot_two_contact_zones.png next to the script
+save_when_run(fig)  # run on its own: writes plot_two_contact_zones.png next to the script
