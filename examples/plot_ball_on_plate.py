@@ -28,6 +28,7 @@ import numpy as np
 
 import fem2d
 from fem2d.exact.axisymmetric import hertz_sphere
+from fem2d.io.plots import save_when_run
 from fem2d.mesh.disc import quarter_disc
 
 R, E, NU = 0.01, 2.1e11, 0.3
@@ -82,3 +83,5 @@ right.set_xlabel("F [N]")
 right.set_ylabel("contact radius a [mm]")
 right.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_ball_on_plate.png next to the script

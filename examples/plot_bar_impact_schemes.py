@@ -26,6 +26,7 @@ import numpy as np
 
 import fem2d
 from fem2d.exact.bars import bar_on_wall
+from fem2d.io.plots import save_when_run
 
 exact = bar_on_wall(length=1.0, young=2.0e11, density=8000.0, area=0.05, v0=1.0)
 
@@ -60,3 +61,5 @@ ax2.axhline(1.0, color="k", ls="--")
 ax2.set_xlabel("time [ms]")
 ax2.set_ylabel("energy / initial energy")
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_bar_impact_schemes.png next to the script

@@ -26,6 +26,7 @@ import matplotlib.pyplot as plt
 
 import fem2d
 from fem2d.exact.sliding_block import SlidingBlock, solve
+from fem2d.io.plots import save_when_run
 
 exact = solve(SlidingBlock.with_ramp(0.07, mass=7000.0, stiffness=24e3, mu=0.3, ft=2e5, fn=7e4), 1.8)
 x_exact = float(exact.x(1.70))
@@ -59,3 +60,5 @@ ax2.set_xlabel("time [s]")
 ax2.set_ylabel("normal contact force [N]")
 ax2.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_contact_formulations.png next to the script

@@ -28,6 +28,7 @@ import matplotlib.pyplot as plt
 
 import fem2d
 from fem2d.exact.incline import incline_displacement
+from fem2d.io.plots import save_when_run
 
 
 def write_block_mesh(path: Path) -> None:
@@ -107,3 +108,5 @@ ax2.set_xlabel("time [s]")
 ax2.set_ylabel("distance slid [m]")
 ax2.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_gmsh_triangles.png next to the script

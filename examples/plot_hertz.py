@@ -25,6 +25,7 @@ import numpy as np
 
 import fem2d
 from fem2d.exact.hertz import HertzLineContact
+from fem2d.io.plots import save_when_run
 
 result = fem2d.run("hertz", {"mesh.refine": 2})
 hertz = HertzLineContact(P=3.6e6, R=0.05, E=2.1e11, nu=0.3)
@@ -59,3 +60,5 @@ ax.set_xlabel("x [mm]")
 ax.set_ylabel("contact pressure [GPa]")
 ax.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_hertz.png next to the script

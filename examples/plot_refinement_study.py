@@ -25,6 +25,7 @@ import numpy as np
 
 import fem2d
 from fem2d.exact.hertz import HertzLineContact
+from fem2d.io.plots import save_when_run
 from fem2d.studies.study import observed_order
 
 p0 = HertzLineContact(P=3.6e6, R=0.05, E=2.1e11, nu=0.3).peak_pressure
@@ -60,3 +61,5 @@ ax.set_xlabel("relative cell size h / h_0")
 ax.set_ylabel("relative error of the peak pressure")
 ax.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_refinement_study.png next to the script

@@ -37,6 +37,7 @@ import numpy as np
 import fem2d
 from fem2d.case.exact_rolling import ramped_motion
 from fem2d.exact.rolling import rolling_on_incline
+from fem2d.io.plots import save_when_run
 
 settings = {"time.end": 0.3, "report.at_times": [0.3]}
 corotational = fem2d.run("rolling_disc", settings)
@@ -76,3 +77,5 @@ ax.set_xlabel("t [s]")
 ax.set_ylabel("rotation, rolling sense [rad]")
 ax.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_rolling_disc.png next to the script

@@ -26,6 +26,7 @@ import numpy as np
 
 import fem2d
 from fem2d.exact.modal_references import ETA_STAR, sdnd104_stick_slip_power
+from fem2d.io.plots import save_when_run
 
 settings = {"time.end": 5.0, "post.window": [1.0, 5.0], "post.blocks": 4}
 amplitudes = [1.1, 1.3, 1.5, 1.7]
@@ -57,3 +58,5 @@ ax2.set_xlabel("a0 [m/s^2]")
 ax2.set_ylabel("wear power [W]")
 ax2.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_sdnd104_wear.png next to the script

@@ -26,6 +26,7 @@ import numpy as np
 
 import fem2d
 from fem2d.exact.sliding_block import SlidingBlock, solve
+from fem2d.io.plots import save_when_run
 
 ramp = fem2d.PiecewiseLinear((0.0, 0.07), (0.0, 1.0))
 model = fem2d.Model(
@@ -75,3 +76,5 @@ ax2.set_yscale("log")
 ax2.set_xlabel("time [s]")
 ax2.set_ylabel("|x - x_exact| [m]")
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_sliding_block.png next to the script

@@ -24,6 +24,7 @@ against mu = 0.2 (the right wall's must be 0.1).
 import matplotlib.pyplot as plt
 
 import fem2d
+from fem2d.io.plots import save_when_run
 
 GAP = 0.01
 mesh = fem2d.mesh.rectangle(length=1.0, height=0.1, nx=20, ny=2)
@@ -80,3 +81,5 @@ ax2.set_xlabel("time [s]")
 ax2.set_ylabel("momentum [kg m/s]")
 ax2.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_two_contact_zones.png next to the script

@@ -128,13 +128,14 @@ def test_quadratic_cells_with_bbar_at_nu_4999(element, hypothesis):
 
 
 def test_full_is_unchanged_and_bbar_changes_only_the_volumetric_part():
-    """The default is "full" (the stiffness of today); B-bar's stiffness differs from it, but both
-    give the same energy to a field without dilatation (a pure shear u = (y, 0))."""
+    """At nu = 0.3 the default ("auto") is "full" (the stiffness of today); B-bar's stiffness differs
+    from it, but both give the same energy to a field without dilatation (a pure shear u = (y, 0))."""
     mesh = distorted("quad4")
     block = mesh.group("BODY")
     body = Body("BODY", E=E, nu=0.3, rho=1.0)
-    assert body.volumetric == "full"
+    assert body.volumetric == "auto" and body.volumetric_of("quad4") == "full"
     k_full = body.element_matrices(mesh)[0][0]
+    assert np.array_equal(k_full, Body("BODY", E=E, nu=0.3, rho=1.0, volumetric="full").element_matrices(mesh)[0][0])
     k_bbar = Body("BODY", E=E, nu=0.3, rho=1.0, volumetric="bbar").element_matrices(mesh)[0][0]
     shear = np.column_stack([mesh.points[:, 1], 0 * mesh.points[:, 1]]).ravel()[node_dofs(block.nodes)]
     assert np.allclose(np.einsum("ci,cij,cj->c", shear, k_full, shear),
@@ -180,7 +181,7 @@ def test_the_vtu_pressure_of_the_thick_cylinder_at_nu_4999(element):
 
 def test_bad_volumetric_values_are_refused():
     mesh = rectangle(1.0, 1.0, 2, 2, "tri3")
-    with pytest.raises(ModelError, match=r"volumetric: expected one of 'full', 'bbar', got 'mixed'"):
+    with pytest.raises(ModelError, match=r"volumetric: expected one of 'auto', 'full', 'bbar', got 'mixed'"):
         Body("BODY", E=E, nu=0.3, rho=1.0, volumetric="mixed")
     with pytest.raises(ModelError, match=r"volumetric: B-bar serves plane_strain and axisymmetric bodies"):
         Body("BODY", E=E, nu=0.3, rho=1.0, hypothesis="plane_stress", volumetric="bbar")

@@ -32,8 +32,8 @@ def test_keys_and_page_cover_every_key_with_a_meaning(capsys):
     assert len(leaves) > 100 and "time.dt" in leaves and "materials[].E" in leaves
     assert [k.key for k in key_docs()] == leaves
     assert main(["keys"]) == 0
-    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:]]
-    assert listed == leaves
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()[2:] if not line.startswith(" ")]
+    assert listed == leaves  # one row per key; continuation lines start blank
     page = markdown_page()
     assert all(f"| `{key}` |" in page for key in leaves)
     undocumented = [k.key for k in key_docs() if not k.meaning]
@@ -55,6 +55,30 @@ def test_units_split_from_the_documentation():
     assert split_unit("density, kg/m^3") == ("kg/m^3", "density")
     assert split_unit("N s/m (default: code_aster's rule)") == ("N s/m", "(default: code_aster's rule)")
     assert split_unit("mesh group of the nodes") == ("", "mesh group of the nodes")
+
+
+@pytest.mark.parametrize("columns", [80, 200])
+def test_keys_wraps_to_the_terminal_and_loses_nothing(columns, monkeypatch, capsys):
+    """`fem2d keys` fits COLUMNS (a word longer than its column aside) and every meaning is
+    there whole: the words of each row's lines, joined, are the schema's text."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    assert main(["keys", "contact"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    meaning_at = lines[0].index("meaning")
+    rows: list[list[str]] = []
+    for line in lines[2:]:
+        if not line.startswith(" "):
+            rows.append([])
+        rows[-1].append(line[meaning_at:])
+    docs = key_docs("contact")
+    assert len(rows) == len(docs)
+    for doc, row in zip(docs, rows):
+        assert " ".join(" ".join(row).split()) == " ".join(doc.meaning.split())
+    e_n = next(" ".join(row) for doc, row in zip(docs, rows) if doc.key == "contact[].e_n")
+    assert "above 1e10 x refused" in " ".join(e_n.split())
+    if columns == 200:  # wide enough: the type column whole on the key's own line
+        assert "'lagrange', 'penalty', 'continuous'" in next(line for line in lines if "contact[].method" in line)
 
 
 def test_did_you_mean_on_unknown_keys(tmp_path, capsys):

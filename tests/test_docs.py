@@ -82,3 +82,15 @@ def test_the_readme_model_in_python_prints_what_its_comment_says(tmp_path, monke
     printed = float(capsys.readouterr().out.split()[-1])
     comment = float(re.search(r"# ([0-9.]+) m;", block).group(1))
     assert printed == pytest.approx(comment, abs=5e-7)
+
+
+def test_the_readme_says_how_to_reach_fem2d_after_its_fresh_machine_commands():
+    """After the two fresh-machine commands (kept as CI extracts them), the README says to
+    activate the virtual environment (or to type .venv/bin/fem2d) before the bare `fem2d run`."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    after = readme.split("<!-- /test-command -->", 1)[1]
+    first_run = after.index("\nfem2d run sdnv104a\n")  # the first run, a command line of its own
+    assert "source .venv/bin/activate" in after[:first_run] and ".venv/bin/fem2d" in after[:first_run]
+    for marker in ("main-command", "test-command"):
+        (block,) = re.findall(rf"<!-- {marker} -->\n```\n(.*?)\n```\n<!-- /{marker} -->", readme, flags=re.S)
+        assert block.startswith("python3 -m venv .venv && .venv/bin/pip install -e")

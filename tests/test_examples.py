@@ -1,14 +1,17 @@
 """Every script in examples/ runs, and its number agrees with the exact reference.
 
 The ``plot_*.py`` scripts form the documentation's gallery: each runs as a
-plain script (here with runpy, the Agg backend, in an empty directory), draws
-at least one figure, raises no fem2d warning, and leaves its one headline
+plain script (here a copy of it with runpy, as the program, the Agg backend, in
+an empty directory), draws at least one figure and writes it next to itself as a
+PNG, raises no fem2d warning, and leaves its one headline
 number in the module-level variable ``headline``, checked below against an
 exact or published answer with a tolerance that a real error would break.
 """
 
 import math
 import runpy
+import shutil
+import sys
 import warnings
 from pathlib import Path
 
@@ -58,12 +61,16 @@ def gallery(tmp_path, monkeypatch):
 
     def run(name: str) -> dict:
         plt.close("all")
+        script = tmp_path / name  # a copy, run as the program: its figure goes next to it, not into examples/
+        shutil.copyfile(EXAMPLES / name, script)
+        monkeypatch.setattr(sys, "argv", [str(script)])
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            module = runpy.run_path(str(EXAMPLES / name), run_name="__main__")
+            module = runpy.run_path(str(script), run_name="__main__")
         figures = plt.get_fignums()
         plt.close("all")
         assert figures, f"{name} drew no figure"
+        assert script.with_suffix(".png").stat().st_size > 10_000, f"{name} wrote no figure next to itself"
         assert not [w for w in caught if issubclass(w.category, Fem2dWarning)], [str(w.message) for w in caught]
         assert math.isfinite(module["headline"])
         return module

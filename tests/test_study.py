@@ -103,11 +103,42 @@ def test_compare_specs_and_table():
     assert header == ["quantity", "reference", "level 0", "broken"]
     by_name = {r[0]: r for r in rows}
     assert by_name["q"][1:] == [1.0, 1.001, None]
-    assert by_name["  rel. error"][1] == "tol 0.01" and by_name["  rel. error"][2] == pytest.approx(1e-3)
+    assert by_name["  rel. error"][1] is None and by_name["  rel. error"][2] == pytest.approx(1e-3)
+    assert by_name["  tolerance"][2:] == [1e-2, None]
     assert by_name["max |u - reference curve| (m)"][2:] == [0.25, None]
     assert by_name["max penetration (m)"][2] == 1e-7 and by_name["Newton iterations"][2] == 42
     assert by_name["energy_drift"][2] == 1e-4 and by_name["wall time (s)"][2] == 0.5
     assert by_name["status"][2:] == ["OK", "ConvergenceError: no convergence at t = 1"]
+
+
+def test_each_compare_column_shows_the_tolerance_it_is_judged_against():
+    """Two variants whose checks of q carry different tolerances (a penalty variant's looser one):
+    the tolerance row gives each column its own, and the status follows it."""
+    tight, loose = _record(0, 1.001, 1.0, 0.5, 10), _record(0, 1.004, 1.0, 0.5, 10)
+    loose.checks[0].update(tolerance=5e-3, passed=True)
+    tight.checks[0].update(tolerance=1e-5, passed=False)
+    header, rows = compare_table([tight, loose])
+    by_name = {r[0]: r for r in rows}
+    assert by_name["  rel. error"][2:] == [pytest.approx(1e-3), pytest.approx(4e-3)]
+    assert by_name["  tolerance"][2:] == [1e-5, 5e-3]
+    assert by_name["status"][2:] == [tight.status, loose.status] == ["NOOK", "OK"]
+    assert "contact.e_n (N/m)" not in by_name  # no penalty run
+
+
+@pytest.mark.filterwarnings("ignore::fem2d.errors.Fem2dWarning")  # a 0.02 s run: its time error is not the point
+def test_compare_shows_the_penalty_coefficient_each_penalty_run_used():
+    """sdnv104a (briefly) with penalty contact: the default coefficient is 100 E t shared out by
+    the nodes' weights, 2.1e13 N/m on average for E = 2.1e11 Pa; a given one is itself; a
+    Lagrange column has none."""
+    from fem2d import run
+    from fem2d.studies.execution import record_of
+
+    runs = {"lagrange": {}, "default": {"contact.method": "penalty"},
+            "given": {"contact.method": "penalty", "contact.e_n": 2.1e8}}
+    records = [record_of(run("sdnv104a", {"time.end": 0.02, **over}), RunSpec("sdnv104a", over, label))
+               for label, over in runs.items()]
+    by_name = {r[0]: r for r in compare_table(records)[1]}
+    assert by_name["contact.e_n (N/m)"][2:] == [None, "2.1e+13 default (mean)", "2.1e+08 given"]
 
 
 def test_failed_run_is_a_row_and_keeps_the_previous_result(tiny, tmp_path):

@@ -112,10 +112,12 @@ def test_a_failed_run_is_one_failed_row(tmp_path):
 
 @pytest.mark.slow
 def test_the_builtin_suite_passes(tmp_path):
+    """Every check of every built-in case passes. Its wall time depends on the machine and its
+    load, and is the benchmark's to measure: ``python benchmarks/bench_small.py --validate``."""
     result = validate(root=tmp_path)
     failed = [row for row in result.rows if row[-1] != "OK"]
     assert result.passed, failed
-    assert result.wall_s < 60.0
+    assert len(result.rows) > 200  # the whole suite ran (287 checks)
 
 
 def test_the_figures_need_only_the_history_columns_the_records_keep(tmp_path):

@@ -117,12 +117,17 @@ def sections() -> list[str]:
     return list(SCHEMA.fields)
 
 
-def format_keys(section: str | None = None) -> str:
-    """The text ``fem2d keys [SECTION]`` prints."""
-    from fem2d.io.tables import format_table
+def format_keys(section: str | None = None, width: int | None = None) -> str:
+    """The text ``fem2d keys [SECTION]`` prints: one row per key, ``width`` characters wide (by
+    default the terminal's, ``shutil.get_terminal_size``, which honours ``COLUMNS``), the
+    type, default and meaning wrapped onto continuation lines, whole."""
+    import shutil
 
+    from fem2d.io.tables import format_wrapped_table
+
+    width = shutil.get_terminal_size((100, 24)).columns if width is None else width
     rows = [[k.key, k.type, k.default, k.unit, k.meaning] for k in key_docs(section)]
-    return format_table(["key", "type", "default", "unit", "meaning"], rows, max_width=90)
+    return format_wrapped_table(["key", "type", "default", "unit", "meaning"], rows, width, caps=(40, 16, 16, 8))
 
 
 def _cell(text: str) -> str:

@@ -91,8 +91,11 @@ MATERIAL = Table(
         "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
         "rho": Real(min=0.0, doc="density, kg/m^3"),
         "volumetric": String(
-            default="full", choices=("full", "bbar"),
-            doc="the volumetric strain: \"full\" as the element has it (it locks as nu nears 0.5), or \"bbar\" "
+            default="auto", choices=("auto", "full", "bbar"),
+            doc="the volumetric strain: \"auto\" is \"bbar\" from nu = 0.45 in plane strain and axisymmetry "
+                "where B-bar (F-bar) serves the cells, \"full\" otherwise (the run's notes say which; a warning "
+                "where the cells are left to lock); \"full\" as the element has it (it locks as nu nears 0.5), "
+                "or \"bbar\" "
                 "(B-bar: projected on a constant per cell, linear for QUAD8/QUAD9) for a nearly incompressible body "
                 "in plane strain or axisymmetry, on QUAD4, QUAD8, QUAD9 or TRI6 cells; TRI3 cells with nu > 0.49 "
                 "are refused in plane strain and axisymmetry (they lock). With kinematics = \"finite\", \"bbar\" is "

@@ -40,6 +40,31 @@ def _save(fig, path: str | os.PathLike) -> Path:
     return path
 
 
+def save_when_run(fig) -> Path | None:
+    """Write ``fig`` next to the script being run as a PNG (``python examples/plot_hertz.py``
+    writes ``examples/plot_hertz.png``), and show it too when Matplotlib's backend is an
+    interactive one; returns the PNG's path. The script is the ``__main__`` module's file when
+    it is also the program (``sys.argv[0]``): imported, or run by a docs build (sphinx-gallery
+    keeps its own copies of the figures) or by a test under another program, it does nothing
+    and returns None."""
+    import sys
+
+    script = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not script or not sys.argv or not sys.argv[0] or Path(sys.argv[0]).resolve() != Path(script).resolve():
+        return None
+    import matplotlib
+    from matplotlib.backends import BackendFilter, backend_registry
+
+    path = Path(script).resolve().with_suffix(".png")
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, format="png", dpi=110)
+    if matplotlib.get_backend().lower() in backend_registry.list_builtin(BackendFilter.INTERACTIVE):
+        import matplotlib.pyplot as plt
+
+        plt.show()
+    return path
+
+
 def _finish(ax, title: str | None) -> None:
     """Grid, legend and title, the same on every figure."""
     ax.grid(True, alpha=0.3)

@@ -130,6 +130,44 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], max_width
     return "\n".join(lines)
 
 
+def format_wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
+                         caps: Sequence[int] = ()) -> str:
+    """A fixed-width text table ``width`` characters wide whose cells wrap, at spaces, onto
+    continuation lines instead of being cut (nothing is lost): column ``i`` is as wide as its
+    longest cell, or, when that leaves the last column fewer than 40 characters, ``caps[i]``
+    if that is less; the last takes what is left (at least 20).
+    A word longer than its column keeps its line.
+
+    >>> print(format_wrapped_table(["key", "meaning"], [["a.b", "one two three four"]], 14))
+    key  meaning
+    ---  --------------------
+    a.b  one two three four
+    >>> print(format_wrapped_table(["key", "meaning"], [["a.b", "one two three four five six seven"]], 25))
+    key  meaning
+    ---  --------------------
+    a.b  one two three four
+         five six seven
+    """
+    import textwrap
+
+    n = len(header)
+    cells = [[str(c) for c in row] for row in [header, *rows]]
+    widths = [max(len(r[i]) for r in cells) for i in range(n)]
+    if width - sum(widths[:-1]) - 2 * (n - 1) < min(widths[-1], 40):  # too narrow for the last column: cap the others
+        for i, cap in enumerate(caps[: n - 1]):
+            widths[i] = max(min(widths[i], cap), len(header[i]))
+    widths[-1] = max(20, width - sum(widths[:-1]) - 2 * (n - 1))
+    lines = []
+    for row in cells:
+        wrapped = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]
+                   for c, w in zip(row, widths)]
+        for k in range(max(len(w) for w in wrapped)):
+            parts = [w[k] if k < len(w) else "" for w in wrapped]
+            lines.append("  ".join(c.ljust(w) for c, w in zip(parts, widths)).rstrip())
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
 def format_checks(results: Sequence, labels: Sequence[str] | None = None) -> str:
     """The TEST_RESU-style table of the checks of one or more runs."""
     return format_table(HEADER, check_rows(results, labels))

@@ -8,7 +8,8 @@ z = 0, for ParaView's *Warp By Vector*), the nodal-averaged stresses
 bodies x is the radius r and y the axis z: ``sigma_xx`` is sigma_rr, ``sigma_yy``
 sigma_zz, ``sigma_xy`` sigma_rz, and the hoop stress ``sigma_theta`` is added), and the
 ``contact_pressure`` (Pa) at the slave nodes (zero elsewhere; on the current slave surface
-for a body that turns or stretches, :mod:`fem2d.post.pressure`). The ``.pvd``
+for a body that turns or stretches; a SEG3 corner node on the axis of a solid of revolution
+extrapolated from its edge, :mod:`fem2d.post.pressure`). The ``.pvd``
 collection lists the files with their times, so ParaView shows the series
 against the simulated time. The rigid planes and circles of the contact zones
 are a series of their own, ``<case>_obstacles.pvd`` and
@@ -120,6 +121,7 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
         body = model.body_of(slave)
         current = body is not None and body.nonlinear and not system.zones[0].axisymmetric
     from fem2d.fe.elasticity import von_mises
+    from fem2d.post.pressure import axis_pressure
 
     axisymmetric = any(body.axisymmetric for body in model.bodies)
     obstacles = _obstacles(model, system)
@@ -142,7 +144,8 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
             data["sigma_theta"] = stress[:, 3]
         if pressure_rows is not None:
             p = np.zeros(mesh.n_nodes)
-            p[slave] = contact_pressure(pressure_rows[int(row)], slave_areas(model, system, u) if current else areas)
+            here = slave_areas(model, system, u) if current else areas
+            p[slave] = axis_pressure(system.zones[0], contact_pressure(pressure_rows[int(row)], here))
             data["contact_pressure"] = p
         file = f"vtu/{name}_{k:04d}.vtu"
         m = meshio.Mesh(points, cells, point_data=data, cell_data={"material": material})

@@ -23,7 +23,17 @@ from fem2d.mesh.mesh import Mesh
 from fem2d.model.groups import blocks_of
 
 #: How a body's volumetric strain is integrated (:attr:`Body.volumetric`).
-VOLUMETRIC = ("full", "bbar")
+VOLUMETRIC = ("auto", "full", "bbar")
+
+#: The Poisson's ratio from which ``volumetric = "auto"`` takes B-bar (F-bar with ``"finite"``
+#: kinematics) where the body's cells lock. Measured on Lamé's thick cylinder (plane strain, and
+#: axisymmetric between two smooth planes) and thick sphere (axisymmetric) of radii 1 and 2, 4 and 8
+#: cells across the wall (``benchmarks/volumetric_default.py``): from nu = 0.45 the full element's
+#: largest radial error is about three times its error at nu = 0.3 on QUAD4, QUAD8, QUAD9 and TRI6
+#: (QUAD4, 4 cells, axisymmetric cylinder: 1.0 % at 0.3, 3.3 % at 0.45, 94 % at 0.4999), while
+#: B-bar's stays within 10 % of its own error at 0.3 (0.38 %, 0.41 %, 0.42 %). Below it the full
+#: element is kept, as it always was.
+AUTO_NU = 0.45
 
 #: How a body's strain follows its motion (:attr:`Body.kinematics`).
 KINEMATICS = ("small", "corotational", "finite")
@@ -102,7 +112,12 @@ class Body:
         The elastic law. ``"hooke"`` is the linear law of ``"small"`` and
         ``"corotational"`` bodies, and means Saint Venant-Kirchhoff for a ``"finite"``
         one; the two hyperelastic laws need ``kinematics = "finite"``.
-    volumetric : {"full", "bbar"}
+    volumetric : {"auto", "full", "bbar"}
+        ``"auto"`` (the default): ``"bbar"`` where the body's cells lock and B-bar (F-bar) serves
+        them, that is from nu = :data:`AUTO_NU` = 0.45 in plane strain or axisymmetry on QUAD4,
+        QUAD8, QUAD9 and TRI6 cells (with ``"finite"`` kinematics where F-bar is available, see
+        below), ``"full"`` otherwise (:meth:`volumetric_of`); a run's notes say what it chose, and
+        its warnings where such a body is left to lock (:meth:`volumetric_choices`).
         ``"full"``: the displacement element as it is (it locks as nu nears 1/2);
         ``"bbar"``: B-bar, the volumetric strain projected on a lower-order pressure
         space per cell (:mod:`fem2d.fe.bbar`), for nearly incompressible bodies (nu up
@@ -137,7 +152,7 @@ class Body:
     thickness: float = 1.0
     lumped_mass: bool = False
     rayleigh: tuple[float, float] = (0.0, 0.0)
-    volumetric: str = "full"
+    volumetric: str = "auto"
     kinematics: str = "small"
     law: str = "hooke"
 
@@ -216,6 +231,54 @@ class Body:
         """Whether the body is a solid of revolution (x the radius, y the axis)."""
         return self.hypothesis == "axisymmetric"
 
+    def volumetric_of(self, kind: str) -> str:
+        """The volumetric strain of the body's cells of ``kind``: ``"full"`` or ``"bbar"`` as
+        given, or what ``"auto"`` takes: ``"bbar"`` (F-bar for a ``"finite"`` body) when
+        nu >= :data:`AUTO_NU` in plane strain or axisymmetry and B-bar serves these cells,
+        ``"full"`` otherwise.
+
+        >>> Body("TUBE", E=2e11, nu=0.4999, rho=1.0, hypothesis="axisymmetric").volumetric_of("quad4")
+        'bbar'
+        >>> Body("TUBE", E=2e11, nu=0.3, rho=1.0).volumetric_of("quad4")
+        'full'
+        """
+        if self.volumetric != "auto":
+            return self.volumetric
+        locks = self.nu >= AUTO_NU and self.hypothesis != "plane_stress"
+        return "bbar" if locks and self._unrelieved(kind) is None else "full"
+
+    def _unrelieved(self, kind: str) -> str | None:
+        """Why neither B-bar nor F-bar can serve the body's cells of ``kind``, or None."""
+        if self.kinematics == "corotational":
+            return "a \"corotational\" body integrates its volume change in full (use \"finite\" kinematics)"
+        if (why := bbar_support(kind, self.hypothesis)) is not None:
+            return why.split(" (")[0]
+        if self.kinematics == "finite" and self.axisymmetric and kind != "quad4":
+            return "F-bar in axisymmetry is for QUAD4 cells only"
+        if self.kinematics == "finite" and kind in FBAR_UNSTABLE:
+            return f"F-bar's tangent on {kind.upper()} cells turns indefinite under compression"
+        return None
+
+    def volumetric_choices(self, mesh: Mesh) -> tuple[list[str], list[str]]:
+        """(notes, warnings) of a ``volumetric = "auto"`` body whose cells would lock
+        (nu >= :data:`AUTO_NU`, plane strain or axisymmetry): a note for each cell kind that
+        takes B-bar (F-bar), a warning for each kind left to lock, with the reason. Empty
+        for any other body."""
+        notes: list[str] = []
+        warned: list[str] = []
+        if self.volumetric != "auto" or self.nu < AUTO_NU or self.hypothesis == "plane_stress":
+            return notes, warned
+        method = "F-bar" if self.kinematics == "finite" else "B-bar"
+        for kind in dict.fromkeys(block.kind for block in blocks_of(mesh, self, "group", self.group, dimension=2)):
+            what = f"body {self.group!r} (nu = {self.nu:g}, {kind.upper()} cells)"
+            if (why := self._unrelieved(kind)) is None:
+                notes.append(f"volumetric = \"auto\": {what} takes \"bbar\" ({method}): from nu = {AUTO_NU} full "
+                             "cells lock (materials[].volumetric = \"full\" keeps them)")
+            else:
+                warned.append(f"{what} locks: its displacements come out too small, and {why}; "
+                              "materials[].volumetric = \"full\" accepts it, other cells or kinematics avoid it")
+        return notes, warned
+
     @property
     def hooke(self) -> np.ndarray:
         """Hooke's matrix D (3, 3), Pa, in Voigt notation (xx, yy, xy); (4, 4) in the order
@@ -261,17 +324,18 @@ class Body:
         Hooke's, B-bar's (:func:`~fem2d.fe.bbar.bbar_stiffness_matrices`) or, for a ``"finite"``
         B-bar body, F-bar's tangent at rest (:func:`~fem2d.fe.fbar.fbar_cells`, the in-plane
         dilatation's change spread over two directions instead of three)."""
-        if self.volumetric == "bbar" and self.kinematics == "finite" and self.axisymmetric:
+        bbar = self.volumetric_of(block.kind) == "bbar"
+        if bbar and self.kinematics == "finite" and self.axisymmetric:
             from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cells
 
             return axisymmetric_fbar_cells(points, block, np.zeros(2 * len(points)), self.finite_law, self.E,
                                            self.nu, group=self.group).tangent
-        if self.volumetric == "bbar" and self.kinematics == "finite":
+        if bbar and self.kinematics == "finite":
             from fem2d.fe.fbar import fbar_cells
 
             return fbar_cells(points, block, np.zeros(2 * len(points)), self.finite_law, self.E, self.nu,
                               self.thickness, group=self.group).tangent
-        if self.volumetric == "bbar":
+        if bbar:
             return bbar_stiffness_matrices(points, block, self.E, self.nu, self.hypothesis, self.thickness,
                                            group=self.group)
         if self.axisymmetric:
@@ -286,7 +350,8 @@ class Body:
         each cell's strain in its rotated frame, turned back. A B-bar body's
         stresses are those of its strain with the projected dilatation (its pressure
         ``-tr(sigma) / 3`` is the bulk modulus times that dilatation)."""
-        if self.kinematics == "finite" and self.axisymmetric and self.volumetric == "bbar":
+        bbar = self.volumetric_of(block.kind) == "bbar"
+        if self.kinematics == "finite" and self.axisymmetric and bbar:
             from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cauchy_cell_nodal_stresses
 
             return axisymmetric_fbar_cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E,
@@ -299,8 +364,8 @@ class Body:
             from fem2d.fe.hyperelastic import cauchy_cell_nodal_stresses
 
             return cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E, self.nu,
-                                              fbar=self.volumetric == "bbar")
-        if self.volumetric == "bbar":
+                                              fbar=bbar)
+        if bbar:
             return bbar_cell_nodal_stresses(mesh.points, block, u, self.E, self.nu, self.hypothesis)
         if self.axisymmetric:
             return axisymmetric_cell_nodal_stresses(mesh.points, block, u, self.hooke)

@@ -114,6 +114,17 @@ class Model:
         when no single body holds it)."""
         return [body.thickness if (body := self.slave_body(c)) is not None else 1.0 for c in self.contacts]
 
+    def volumetric_choices(self) -> tuple[list[str], list[str]]:
+        """(notes, warnings) of the bodies' ``volumetric = "auto"``: what each took where its
+        cells would lock, and where they are left to lock (:meth:`Body.volumetric_choices`)."""
+        notes: list[str] = []
+        warned: list[str] = []
+        for body in self.bodies:
+            said = body.volumetric_choices(self.mesh)
+            notes += said[0]
+            warned += said[1]
+        return notes, warned
+
     @property
     def n_dofs(self) -> int:
         """Dofs of the assembled system: two per node of the mesh and of each rigid

@@ -69,9 +69,24 @@ exact for the Hertz distribution :math:`p_0\sqrt{1 - r^2/a^2}` (whose
 :math:`c` gives :math:`\sqrt{5/4}\, c`), and ``contact_extent`` the radius of the
 outermost carrying node. Off the axis (an annular band, or a surface along
 the axis) both are the plane definitions above on the line forces
-:math:`F_j / (2\pi r_j)` (per unit length of circumference). A node with no
-ring area (the corner node of a SEG3 edge on the axis, where a uniform
-pressure's consistent force is zero) reads 0: its pressure is not defined.
+:math:`F_j / (2\pi r_j)` (per unit length of circumference).
+
+**On the axis.** A SEG2 node on the axis has the ring area of its own quadrature,
+:math:`w_0 = 2\pi \int_0^h (1 - r/h)\, r\, dr = \pi h^2 / 3`, and :math:`F_0 / w_0` is
+its pressure as anywhere else. The corner node of a SEG3 edge on the axis has none:
+:math:`\int_0^h \phi_0\, r\, dr = 0` on a straight edge (:math:`\phi_0` changes sign), a
+difference of round-offs on a curved one (1e-6 of its neighbours' areas on a meshed sphere,
+of either sign), while the contact still leaves it a small force; their quotient is no
+pressure (3e12 Pa for a Hertz contact of 7e9 Pa). Its pressure is the even extrapolation
+of its edge's two other nodes, at radii :math:`r_1 < r_2` (a smooth traction of a solid of
+revolution has :math:`\partial p / \partial r = 0` on the axis, :math:`p = p_0 + c\, r^2`):
+
+.. math::
+
+    p_0 = \frac{r_2^2\, p_1 - r_1^2\, p_2}{r_2^2 - r_1^2}
+        \quad (= (4 p_1 - p_2) / 3 \text{ for a midside node at } r_2 / 2),
+
+(:func:`axis_pressure`): in ``pressure.csv``, the VTU files and ``peak_pressure`` alike.
 """
 
 from __future__ import annotations
@@ -172,7 +187,55 @@ def zone_pressure(zone: ContactZone, normal_force: np.ndarray, thickness: float 
         flat = displacement.reshape(-1, zone.n_slave, 2)
         weights = np.concatenate([slave_weights(zone, flat[i: i + _BLOCK]) for i in range(0, len(flat), _BLOCK)]
                                  or [np.zeros((0, zone.n_slave))]).reshape(displacement.shape[:-1])
-    return force / (thickness * np.where(weights > 0.0, weights, np.inf))
+    pressure = force / (thickness * np.where(weights > 0.0, weights, np.inf))
+    return axis_pressure(zone, pressure) if zone.axisymmetric else pressure
+
+
+def axis_corners(zone: ContactZone) -> np.ndarray:
+    """The SEG3 edges of an axisymmetric zone's slave surface that have a corner node on the
+    axis, as rows (axis node, near node, far node) of slave indices, the near node the edge's
+    other node nearer to the axis (its midside node); shape (n, 3), empty for SEG2 edges and
+    plane zones. The axis is r <= 1e-9 times the edge's length."""
+    edges = zone.slave_edges
+    if not zone.axisymmetric or edges.kind != "seg3" or not len(edges):
+        return np.zeros((0, 3), dtype=np.int64)
+    nodes = np.asarray(zone.slave_local)  # slave indices: the slave nodes come first in the boundary numbering
+    r = zone.reference[nodes, 0]
+    size = np.ptp(zone.reference[nodes], axis=1).max(axis=-1)
+    rows = []
+    for edge, radii, length in zip(nodes, r, size):
+        for corner in (0, 1):  # SEG3: two corners, then the midside node
+            if radii[corner] <= 1.0e-9 * length:
+                near, far = sorted((2, 1 - corner), key=lambda k: radii[k])
+                rows.append([edge[corner], edge[near], edge[far]])
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def axis_pressure(zone: ContactZone, pressure: np.ndarray) -> np.ndarray:
+    r"""``pressure`` (..., n_slave), Pa, with each SEG3 corner node on the axis given the even
+    extrapolation :math:`p_0 = (r_2^2 p_1 - r_1^2 p_2) / (r_2^2 - r_1^2)` of its edge's two
+    other nodes (module docstring, "On the axis"); unchanged elsewhere and on SEG2 surfaces.
+
+    >>> from fem2d.contact.problem import make_zone
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> pts = [[0.0, 0.0], [2.0, 0.0], [1.0, 0.0], [0.0, -1.0], [2.0, -1.0]]
+    >>> zone = make_zone(pts, CellBlock("seg3", [[0, 1, 2]]), CellBlock("seg2", [[3, 4]]), 0.0, axisymmetric=True)
+    >>> axis_pressure(zone, np.array([5e12, 7.0, 10.0])).tolist()  # p = 11 - r^2: 11 on the axis
+    [11.0, 7.0, 10.0]
+    """
+    return extrapolated_to_axis(zone.reference[: zone.n_slave, 0], axis_corners(zone), pressure)
+
+
+def extrapolated_to_axis(r: np.ndarray, corners: np.ndarray, pressure: np.ndarray) -> np.ndarray:
+    """:func:`axis_pressure` on arrays: the slave nodes' reference radii ``r`` (n_slave,), the rows
+    (axis node, near node, far node) of :func:`axis_corners` and ``pressure`` (..., n_slave)."""
+    corners = np.asarray(corners, dtype=np.int64).reshape(-1, 3)
+    if not len(corners):
+        return pressure
+    out = np.array(pressure, dtype=float, copy=True)
+    r1, r2 = np.asarray(r)[corners[:, 1]] ** 2, np.asarray(r)[corners[:, 2]] ** 2
+    out[..., corners[:, 0]] = (r2 * out[..., corners[:, 1]] - r1 * out[..., corners[:, 2]]) / (r2 - r1)
+    return out
 
 
 #: records whose current weights are computed together (bounds the memory of a long run)

@@ -247,7 +247,7 @@ class DirectAnalysis:
                               self.pressure(run.system, run.series))
         quantities = self.quantities(run.system, run.series)
         return Result(quantities, run.timing, run.series, fields, warnings=self.warnings(run, quantities, run.series),
-                      notes=run.notes + self.rest_notes(run.system, run.series))
+                      notes=[*self.model.volumetric_choices()[0], *run.notes, *self.rest_notes(run.system, run.series)])
 
     def resolve_scheme(self, system: System) -> tuple[TimeScheme, list[str]]:
         """The scheme the run integrates with (the automatic choice made on ``system``,
@@ -468,8 +468,9 @@ class DirectAnalysis:
         chattering = zone_chatter(series, [z.name for z in run.system.zones], zone_prefixes(run.system),
                                   self.report.impact_threshold,
                                   chatter_remedy(run.scheme, run.system.nonlinear is not None))[1]
-        return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
-                *left_master_warnings(series, self.model.mesh.source), *turned, *chattering]
+        return [*run.inherited, *self.model.mesh.warnings, *self.model.volumetric_choices()[1],
+                *([] if warning is None else [warning]), *left_master_warnings(series, self.model.mesh.source), *turned,
+                *chattering]
 
 
 @dataclass

@@ -343,7 +343,7 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     fine_analysis = dataclasses.replace(analysis, stepping=half)
     fine = fine_analysis.integrate(part(2.0 / 3.0, end / 3.0), scheme=coarse.scheme)
     timing = combined_timing(coarse, fine)
-    notes = [*coarse.notes]
+    notes = [*analysis.model.volumetric_choices()[0], *coarse.notes]
     if isinstance(analysis.scheme, ContactSchemeChoice) and coarse.system.zones:
         notes.append(f"the dt/2 run kept the scheme chosen at dt ({coarse.scheme.label})")
     dt = f"dt = {stepping.dt:g} s and dt/2 = {half.dt:g} s"

@@ -312,5 +312,6 @@ class ModalAnalysis:
         from fem2d.modal.stability import sampling_warning
 
         warning = sampling_warning(problem, self.integrator, self.stepping.dt, self.archive)
+        notes, warned = self.model.volumetric_choices()
         return Result(dict(run.quantities), timing, histories, ModalFields(self.model, system, run),
-                      warnings=[] if warning is None else [warning])
+                      warnings=[*warned, *([] if warning is None else [warning])], notes=notes)

@@ -58,7 +58,8 @@ class RunRecord:
 
     ``histories`` are the run's time series (``slave_*`` per-node arrays
     included), ``extras`` what plots need beyond them (slave node abscissae
-    ``slave_x`` and tributary areas ``slave_area``). ``warnings`` are the run's
+    ``slave_x``, tributary areas ``slave_area`` and the SEG3 corners on the axis ``slave_axis``,
+    :func:`~fem2d.post.pressure.axis_corners`). ``warnings`` are the run's
     (:attr:`fem2d.runs.result.Result.warnings`: energy created, a body that turns...),
     carried back from the worker that ran it.
     """
@@ -119,12 +120,33 @@ def _interface(result) -> dict[str, Any]:
     if not system.zones:
         return {}
     from fem2d.io.vtu import slave_areas
+    from fem2d.post.pressure import axis_corners
 
     zone = system.zones[0]
     return {
         "slave_x": system.mesh.points[zone.slave_nodes, 0].copy(),
         "slave_area": slave_areas(result.fields.model, system),
+        "slave_axis": axis_corners(zone),
     }
+
+
+def penalty_coefficients(result) -> str | None:
+    """The normal penalty coefficient each penalty zone of the run used (N/m), as the run froze
+    it in its contact state at the first step: ``"2.1e+08 given"``, or for a default (shared out
+    over the slave nodes by their weights, :mod:`fem2d.contact.penalty`) the mean over the nodes,
+    ``"2.52e+13 default (mean)"``; zones joined by ``"; "``. None without a penalty zone."""
+    final = getattr(result.fields, "final_state", None)
+    contacts = result.fields.model.contacts
+    states = getattr(final, "contact", None)
+    states = () if states is None else (states,) if len(contacts) == 1 else tuple(states)  # one zone: its own state
+    said = []
+    for contact, state in zip(contacts, states):
+        e_n = getattr(state, "e_n", None)
+        if e_n is None:
+            continue
+        given = getattr(contact.formulation(), "e_n", None) is not None
+        said.append(f"{float(np.mean(e_n)):.3g} {'given' if given else 'default (mean)'}")
+    return "; ".join(said) or None
 
 
 def record_of(result, spec: RunSpec) -> RunRecord:
@@ -133,6 +155,8 @@ def record_of(result, spec: RunSpec) -> RunRecord:
     from fem2d.io.run_outputs import COMPOSED
 
     extras = _interface(result)
+    if (e_n := penalty_coefficients(result)) is not None:
+        extras["e_n"] = e_n
     pressure = getattr(result.fields, "pressure", None)
     if pressure:  # the pressure.csv table, for the pressure figure
         extras["pressure"] = pressure

@@ -308,6 +308,7 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
     from fem2d.case.references import reference_curve, same_physics
     from fem2d.io import plots
     from fem2d.io.vtu import contact_pressure
+    from fem2d.post.pressure import extrapolated_to_axis
 
     out = Path(out_dir)
     ok = [r for r in records if r.error is None]
@@ -331,7 +332,8 @@ def case_plots(case: str, records: Sequence[RunRecord], out_dir: str | os.PathLi
         figures.append((f"energy balance ({first.label})", path))
     if "slave_normal_force" in first.histories and "slave_area" in first.extras:
         h, area = first.histories, first.extras["slave_area"]
-        pressure = contact_pressure(h["slave_normal_force"], area)
+        pressure = extrapolated_to_axis(first.extras["slave_x"], first.extras.get("slave_axis", ()),
+                                        contact_pressure(h["slave_normal_force"], area))
         path = plots.plot_contact_pressure(
             first.extras["slave_x"], h["time"], pressure, out / f"{case}_pressure.png",
             title=f"{case} [{first.label}]: contact pressure", areas=area,
