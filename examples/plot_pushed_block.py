@@ -24,6 +24,7 @@ import numpy as np
 from scipy.integrate import quad
 
 import fem2d
+from fem2d.io.plots import save_when_run
 
 press = fem2d.PiecewiseLinear((0.0, 0.01), (0.0, 1.0))
 push = fem2d.PiecewiseLinear((0.0, 0.01, 0.02), (0.0, 0.0, 1.0))
@@ -75,3 +76,5 @@ ax2.set_xlabel("time [s]")
 ax2.set_ylabel("contact force [N/m]")
 ax2.legend()
 fig.tight_layout()
+
+save_when_run(fig)  # run on its own: writes plot_pushed_block.png next to the script
