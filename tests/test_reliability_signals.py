@@ -273,7 +273,8 @@ def test_a_mount_point_and_a_read_only_folder_in_out_are_left_alone(tmp_path):
     assert (tmp_path / "kept.txt").read_text().split() == ["first", "last", "ro", "mine"]
     assert (tmp_path / "mounted.txt").read_text().strip() == "mounted"
     assert (tmp_path / "listing.txt").read_text().split() == [
-        ".fem2d-outputs.json", "0_notes.txt", "a_mnt", "history.npz", "result.json", "z_mnt", "zz_readonly"]
+        ".fem2d-outputs.json", "0_notes.txt", "a_mnt", "history.npz", "impacts.csv", "result.json", "z_mnt",
+        "zz_readonly"]
 
 
 def _run_sdnd104_read_only(tmp_path: Path) -> list[str]:

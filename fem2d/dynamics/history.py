@@ -25,6 +25,12 @@ Energies, per unit thickness (J):
 * normal contact work :math:`W_n \mathrel{+}= p_{n+1} \cdot \Delta d - (-D)` (zero
   without penetration change), reported but no term of the balance.
 
+For the Newmark family the residual takes the friction's work as the scheme's energy
+identity does (the column ``friction_in_balance``; the friction dissipation otherwise), by the trapezoidal rule, :math:`-\sum_i \tfrac12 (F_{t,i,n} + F_{t,i,n+1})\,
+\Delta s_i`; the end-of-step :math:`D` above, the friction dissipation reported, differs
+from it at a step where the friction force jumps (a landing), and the difference is no
+energy the scheme created.
+
 The residual of the balance (``energy_residual``, :mod:`fem2d.post.energy`),
 :math:`T + U + U_s - E_0 - W - W_c + D + D_c + D_h`, is zero for the exact solution and
 for the Newmark family on a linear system without contact; with contact it holds the
@@ -119,6 +125,8 @@ class DirectHistory:
         self._energy0: float | None = None
         self._half_steps = bool(getattr(self.scheme, "half_step_energy", False))
         self._dissipation_of = None if self.scheme is None else NumericalDissipation(self.scheme, self._M)
+        self._numerical_derived = self._dissipation_of is not None and self._dissipation_of.newmark is not None
+        self._friction_trapezoid = 0.0
         self._snapshots: list[tuple[int, np.ndarray]] = []
 
     def _energies(self, state: StepState, previous: StepState | None = None) -> tuple[float, float, float]:
@@ -232,6 +240,10 @@ class DirectHistory:
             friction = -float((sol.tangential_force * sol.slip).sum())
             self._dissipation += friction
             self._normal_work += float(state.contact_force @ du) + friction
+            before = previous.solution
+            mean = sol.tangential_force if before is None or before.tangential_force.shape != sol.slip.shape else (
+                0.5 * (before.tangential_force + sol.tangential_force))
+            self._friction_trapezoid -= float((mean * sol.slip).sum())
         if self.system.C_free is not None:  # the damping's work, by the trapezoidal rule as the loads'
             self._damping += 0.5 * float(du @ (self.system.C_free @ (previous.v + state.v)))
         if self._dissipation_of is not None:
@@ -246,12 +258,16 @@ class DirectHistory:
         if self._tracked is not None:
             self._motion.append(self._tracked_displacement(state))
         kinetic, elastic, springs = self._energies(state, previous)
-        residual = (kinetic + elastic + springs - (self._energy0 or 0.0) - self._work + self._dissipation
+        # the Newmark family's energy identity takes every force's work by the trapezoidal rule
+        # (fem2d.dynamics.dissipation): so does the residual, for the friction too; the end-of-step
+        # friction (the dissipation reported) differs from it at a step where the friction jumps
+        friction = self._friction_trapezoid if self._numerical_derived else self._dissipation
+        residual = (kinetic + elastic + springs - (self._energy0 or 0.0) - self._work + friction
                     + self._damping + self._numerical)
         velocity = state.v if reported is None else reported.v
         self._rows.append((state.t, dt, self._value(state, state.u), self._value(state, velocity), kinetic, elastic,
                            springs, self._work, self._dissipation, self._normal_work, self._damping,
-                           self._numerical, residual, iterations))
+                           self._numerical, friction, residual, iterations))
         sol = state.solution
         if sol is not None:
             # the solution's arrays are the step's own (a new solution every step): kept, not copied
@@ -322,8 +338,8 @@ class DirectHistory:
 
 #: the scalar columns of every record, in the order of :meth:`DirectHistory.arrays`
 _COLUMNS = ("time", "dt", "u", "v", "kinetic", "elastic", "springs", "work_loads", "friction_dissipation",
-            "normal_contact_work", "damping_dissipation", "numerical_dissipation", "energy_residual",
-            "newton_iterations")
+            "normal_contact_work", "damping_dissipation", "numerical_dissipation", "friction_in_balance",
+            "energy_residual", "newton_iterations")
 
 
 def left_master_counts(outside: list[np.ndarray]) -> np.ndarray:

@@ -25,7 +25,7 @@ UNITS: dict[str, str] = {
     # energies and work
     "kinetic": "J", "elastic": "J", "springs": "J", "work_loads": "J", "work_motions": "J",
     "friction_dissipation": "J", "normal_contact_work": "J", "energy_residual": "J", "damping_dissipation": "J",
-    "numerical_dissipation": "J",
+    "numerical_dissipation": "J", "friction_in_balance": "J",
     # contact
     "normal_force": "N", "tangential_force": "N", "penetration": "m", "gap": "m", "min_gap": "m",
     "normal_velocity": "m/s", "sliding_velocity": "m/s",

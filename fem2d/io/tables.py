@@ -33,7 +33,7 @@ def cell(value: Any, fmt: str = ".10g") -> str:
 DIAGNOSTICS = ("max_penetration", "friction_dissipation", "n_left_master", "work_loads", "energy_drift",
                "energy_growth", "n_impacts", "f_max_abs", "f_max_mean", "f_max_std", "n_reopenings",
                "normal_impulse", "tangential_impulse", "f_n_max", "peak_pressure", "contact_half_width",
-               "contact_extent", "chatter_openings")
+               "contact_extent", "chatter_openings", "numerical_dissipation", "work_motions", "damping_dissipation")
 #: The diagnostics the summary line shows, when the run has them.
 SUMMARY = ("energy_growth", "f_n_max", "max_penetration", "n_impacts", "chatter_openings")
 _IMPACT_ROW = re.compile(r"^(.*_)?impact_\d+_")

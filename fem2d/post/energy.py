@@ -53,8 +53,10 @@ def energy_balance(series: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     energy = series["kinetic"] + series["elastic"] + series["springs"]
     zero = np.zeros_like(energy)
     work = series["work_loads"] + series.get("work_motions", zero)
-    dissipation = (series.get("friction_dissipation", zero) + series.get("damping_dissipation", zero)
-                   + series.get("numerical_dissipation", zero))
+    # the friction as the scheme's energy identity counts it (by the trapezoidal rule for the
+    # Newmark family: fem2d.dynamics.history), else the friction dissipation
+    friction = series.get("friction_in_balance", series.get("friction_dissipation", zero))
+    dissipation = friction + series.get("damping_dissipation", zero) + series.get("numerical_dissipation", zero)
     return {"energy": energy, "work": work, "dissipation": dissipation,
             "imbalance": energy + dissipation - work - energy[0]}
 
