@@ -26,10 +26,11 @@ Energies, per unit thickness (J):
   without penetration change), reported but no term of the balance.
 
 For the Newmark family the residual takes the friction's work as the scheme's energy
-identity does (the column ``friction_in_balance``; the friction dissipation otherwise), by the trapezoidal rule, :math:`-\sum_i \tfrac12 (F_{t,i,n} + F_{t,i,n+1})\,
-\Delta s_i`; the end-of-step :math:`D` above, the friction dissipation reported, differs
-from it at a step where the friction force jumps (a landing), and the difference is no
-energy the scheme created.
+identity does (the column ``friction_in_balance``; the friction dissipation otherwise),
+by the trapezoidal rule,
+:math:`-\sum_i \tfrac12 (F_{t,i,n} + F_{t,i,n+1})\, \Delta s_i`; the end-of-step
+:math:`D` above, the friction dissipation reported, differs from it at a step where the
+friction force jumps (a landing), and the difference is no energy the scheme created.
 
 The residual of the balance (``energy_residual``, :mod:`fem2d.post.energy`),
 :math:`T + U + U_s - E_0 - W - W_c + D + D_c + D_h`, is zero for the exact solution and
