@@ -28,6 +28,7 @@ from fem2d.case.loading import Case
 from fem2d.case.usage import CONTACT_METHOD_KEYS, SCHEME_KEYS
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
+from fem2d.mesh.limits import LARGEST_LENGTH
 from fem2d.mesh.builders import GmshUnavailableError
 from fem2d.model.bodies import Body
 from fem2d.model.contact import Contact, RigidCircle, RigidPlane
@@ -168,9 +169,8 @@ def build_mesh(case: Case) -> Mesh:
         raise case.error(key, message) from None
 
 
-#: The largest coordinate (m) a mesh may hold: element areas and masses go as its square, which
-#: overflows double precision (1.8e308) beyond about 1.3e154 m.
-LARGEST_COORDINATE = 1e150
+#: The largest coordinate (m) a mesh may hold (fem2d.mesh.limits: the element areas overflow beyond).
+LARGEST_COORDINATE = LARGEST_LENGTH
 
 
 def check_coordinate_scale(case: Case, mesh: Mesh) -> None:

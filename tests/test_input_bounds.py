@@ -1,0 +1,76 @@
+"""Non-finite, huge and tiny numbers never reach Gmsh, the solver or an int conversion.
+
+Each one is ONE line naming the file and the key, exit 2, through the command line;
+the Python API raises the same errors (the mesh builders a MeshError, the model
+objects a ModelError)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import fem2d
+from fem2d.cli import main
+from fem2d.errors import InputError, MeshError, ModelError
+from fem2d.mesh import builders
+from fem2d.mesh.builders import rectangle, sliding_block
+from fem2d.mesh.disc import half_disc
+from fem2d.mesh.sector import annulus_sector
+from fem2d.model import TimeStepping
+
+BOUNDED = [
+    ("compression", ["mesh.params.length=nan"], r"mesh\.params\.length: .*got nan"),
+    ("compression", ["mesh.params.length=inf"], r"mesh\.params\.length: .*got inf"),
+    ("compression", ["mesh.params.length=1e308"], r"mesh\.params\.length: .*1e\+150\] m, got 1e\+308"),
+    ("compression", ["mesh.params.height=1e-300"], r"mesh\.params\.height: .*\[1e-06, "),
+    ("compression", ["mesh.params.nx=100000", "mesh.params.ny=100000"], r"mesh\.params\.nx: .*1e\+10 cells"),
+    ("compression", ["mesh.params.origin=[1e308,0.0]"], r"mesh\.params\.origin: "),
+    ("sdnv104a", ["mesh.params.support_length=nan"], r"mesh\.params\.support_length: "),
+    ("sdnv104a", ["mesh.params.block_cells=100000"], r"mesh\.params\.block_cells: .*cells"),
+    ("sdnv104a", ["time.dt=5e-324"], r"time\.dt: .* makes inf steps"),
+    ("sdnv104a", ["time.dt=1e-300"], r"time\.dt: .*expected at most 1e\+09 steps"),
+    ("sdnv104a", ["time.end=1e300"], r"time\.dt: .*up to end = 1e\+300 s"),
+    ("sdnv104a", ["time.min_dt=1e-300"], r"time\.min_dt: .*does not move the time"),
+]
+
+
+@pytest.mark.parametrize("case, sets, culprit", BOUNDED, ids=[" ".join(s)[:50] for _, s, _ in BOUNDED])
+def test_an_out_of_range_number_is_one_line_naming_the_key(tmp_path, capsys, case, sets, culprit):
+    args = [a for pair in sets for a in ("--set", pair)]
+    status = main(["run", case, *args, "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("fem2d: error: ") and f"{case}.toml: " in lines[0], err
+    assert re.search(culprit, lines[0]), lines[0]
+    assert not (tmp_path / "result.json").exists()
+
+
+def test_the_python_api_raises_the_same_errors():
+    with pytest.raises(InputError, match=r"mesh\.params\.length: .*got nan"):
+        fem2d.run("compression", {"mesh.params.length": float("nan")})
+    for build, kwargs in [(rectangle, {"length": float("nan")}), (rectangle, {"height": 1e308}),
+                          (rectangle, {"nx": 10**5, "ny": 10**5}), (sliding_block, {"block_width": float("inf")}),
+                          (half_disc, {"radius": 1e-9}), (annulus_sector, {"outer_radius": float("nan")}),
+                          (annulus_sector, {"radial_cells": 10**4, "arc_cells": 10**4})]:
+        with pytest.raises(MeshError, match=r"^\w+: \w+ "):
+            build(**kwargs)
+    with pytest.raises(ModelError, match=r"TimeStepping\.dt: .*inf steps"):
+        TimeStepping(dt=5e-324, end=1.0)
+    with pytest.raises(ModelError, match=r"Model\.mesh: expected a fem2d\.mesh\.Mesh .*got None"):
+        fem2d.Model(None, bodies=[])
+    with pytest.raises(ModelError, match=r"Model\.bodies: expected a list, got None"):
+        fem2d.Model(rectangle(), bodies=None)
+
+
+def test_a_gmsh_failure_is_a_mesh_error(monkeypatch):
+    """Gmsh raises a bare Exception when it cannot mesh (out of memory inside it): a MeshError naming the builder."""
+    gmsh = builders._gmsh()
+
+    def fail(dim):
+        raise Exception("Could not allocate memory")  # what gmsh's Python API raises
+
+    monkeypatch.setattr(gmsh.model.mesh, "generate", fail)
+    with pytest.raises(MeshError, match=r"^rectangle\(.*gmsh could not mesh it \(Could not allocate memory\)"):
+        rectangle()
