@@ -74,3 +74,21 @@ def test_a_gmsh_failure_is_a_mesh_error(monkeypatch):
     monkeypatch.setattr(gmsh.model.mesh, "generate", fail)
     with pytest.raises(MeshError, match=r"^rectangle\(.*gmsh could not mesh it \(Could not allocate memory\)"):
         rectangle()
+
+
+def test_cells_turned_inside_out_cut_the_step():
+    """90 % compression in one load level: the level turns cells inside out, is cut, and
+    the cut levels reach the exact stretch 0.1 (P = -1.347e8 N)."""
+    result = fem2d.run("compression", {"supports.2.value": -0.9, "time.dt": 1.0})
+    assert result.timing["step_cuts"] >= 1
+    assert result.quantities["TOP_reaction_y"] == pytest.approx(-134684016.2, rel=1e-8)
+
+
+def test_a_body_crushed_flat_is_one_line_saying_where_and_when(tmp_path, capsys):
+    status = main(["run", "compression", "--set", "supports.2.value=-1.0", "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert re.search(r"^fem2d: error: no convergence at t = 0\.99\d* s .*on a longer step from t = 0\.99\d* s, "
+                     r"group 'BODY': \d cell\(s\) turned inside out .*crushes the body", lines[0]), lines[0]

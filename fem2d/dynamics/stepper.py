@@ -367,6 +367,8 @@ def march(
     if n_steps < 1 or abs(t0 + n_steps * dt - t_end) > 1e-9 * max(1.0, abs(t_end)):
         n_steps = int(np.ceil((t_end - t0) / dt - 1e-9))
 
+    inversions: list[tuple[float, str]] = []  # (t, what) of the steps cut because cells turned inside out
+
     def advance(
         current: StepState, t_target: float, h: float, locate: bool = True, t_next: float | None = None
     ) -> StepState:
@@ -375,10 +377,16 @@ def march(
         except StepFailed as failure:
             sub = h / cut_factor
             if sub < min_dt * (1 - 1e-12):
+                crushed = ""
+                if inversions and "inside out" not in failure.what:  # the cause, seen on a longer step
+                    t_seen, what = inversions[-1]
+                    crushed = f"; on a longer step from t = {t_seen:.6g} s, {what}: the load likely crushes the body there"
                 raise ConvergenceError(
                     f"no convergence at t = {current.t:.9g} s even with dt = {h:.3g} s (min_dt = {min_dt:g}): "
-                    f"{failure.what} residual {failure.residual:.3e} after {failure.iterations} iterations"
+                    f"{failure.what} residual {failure.residual:.3e} after {failure.iterations} iterations{crushed}"
                 ) from None
+            if "inside out" in failure.what:
+                inversions.append((current.t, failure.what.removeprefix("Newton (").removesuffix(")")))
             stepper.counters.cuts += 1
             t_start = current.t
             for i in range(1, cut_factor + 1):
