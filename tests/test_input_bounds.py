@@ -92,3 +92,38 @@ def test_a_body_crushed_flat_is_one_line_saying_where_and_when(tmp_path, capsys)
     assert len(lines) == 1 and "Traceback" not in err, err
     assert re.search(r"^fem2d: error: no convergence at t = 0\.99\d* s .*on a longer step from t = 0\.99\d* s, "
                      r"group 'BODY': \d cell\(s\) turned inside out .*crushes the body", lines[0]), lines[0]
+
+
+PENALTY = {"contact.method": "penalty", "contact.e_n": 1e9}
+
+
+@pytest.mark.parametrize("e_t", ["1e100", "1e300"])
+def test_a_tangential_penalty_beyond_the_bodys_stiffness_is_refused(tmp_path, capsys, e_t):
+    sets = [a for key, value in {**PENALTY, "contact.e_t": e_t}.items() for a in ("--set", f"{key}={value}")]
+    sets[1] = 'contact.method="penalty"'
+    status = main(["run", "sdnv104a", *sets, "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert re.fullmatch(r"fem2d: error: \S+sdnv104a\.toml: contact\.e_t: 1e\+\d+ N/m is .* times the slave body's "
+                        r"E x thickness .*round-off.*\n", err), err
+
+
+def test_a_penetration_deeper_than_a_quarter_of_an_edge_is_a_warning(monkeypatch, tmp_path, capsys):
+    """With the bound lifted, e_t = 1e100 lets the block sink (0.14 m in 0.2 s through 0.2 m edges): the run
+    says so, and under --strict exits 1."""
+    import fem2d.case.build as build
+
+    monkeypatch.setattr(build, "PENALTY_LIMIT", float("inf"))
+    short = {**PENALTY, "contact.e_t": 1e100, "time.end": 0.2, "references": [], "report.at_times": []}
+    with pytest.warns(fem2d.Fem2dWarning):
+        result = fem2d.run("sdnv104a", short)
+    assert result.quantities["max_penetration"] > 0.05
+    sunk = [w for w in result.warnings if w.startswith("contact: slave nodes went")]
+    assert len(sunk) == 1 and "more than 25 % of the shortest slave edge (0.2 m)" in sunk[0], result.warnings
+    assert not [w for w in fem2d.run("sdnv104b", {"time.end": 0.2, "references": [], "report.at_times": []}).warnings
+                if "into their master" in w]
+    status = main(["run", "sdnv104a", "--set", 'contact.method="penalty"', "--set", "contact.e_n=1e9", "--set",
+                   "contact.e_t=1e100", "--set", "time.end=0.2", "--set", "references=[]", "--set", "report.at_times=[]",
+                   "--strict", "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 1 and "contact: slave nodes went" in err, err

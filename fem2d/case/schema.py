@@ -66,7 +66,9 @@ MESH = Table(
             max=8,
             doc="0 is the case's base mesh; each level halves h (a mesh file: every cell split in four, groups kept)",
         ),
-        "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts)"),
+        "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts): a length in [1e-6, 1e150] "
+                        "m, a coordinate within 1e150 m, a cell count an integer >= 1, at most 1e7 cells in all with "
+                        "refine (fem2d/mesh/limits.py says why)"),
     }
 )
 
@@ -222,7 +224,8 @@ CONTACT = Table(
         # the method's options: their ranges are checked by the contact layer (fem2d.contact.check_options)
         "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h); above 1e7 x "
                         "the slave body's E x thickness a warning (round-off), above 1e10 x refused"),
-        "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0"),
+        "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0 (default: e_n); bounded as e_n: "
+                        "above 1e7 x the slave body's E x thickness a warning, above 1e10 x refused"),
         "integration": String(
             default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss)"
         ),
@@ -259,7 +262,7 @@ TIME = Table(
         ),
         "dt": Optional(
             inner=Real(positive=True),
-            doc="s time step (the initial and largest one for adapt); a modal run warns when its samples, every "
+            doc="s time step (the initial and largest one for adapt), at most 1e9 steps to time.end; a modal run warns when its samples, every "
             "time.dt x modal.archive, hold fewer than 50 points of the shortest period of its motion (a shock's, "
             "kn closed, or the excitation's)",
         ),
@@ -269,7 +272,8 @@ TIME = Table(
             default=False,
             doc="split a step at an impact or a release inside it (impact problems: energy kept by the modified mass)",
         ),
-        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts (at most time.dt)"),
+        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts (at most time.dt, at least 1e-12 x "
+                       "time.end: a shorter step does not move the time)"),
         "stick_slip": Boolean(
             default=True,
             doc="split a step where a sliding contact stops or reverses and restart the scheme there "

@@ -41,6 +41,7 @@ from fem2d.post.energy import ENERGY_REMEDY, energy_balance, energy_quantities, 
 from fem2d.post.extrema import extrema, rest, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
+from fem2d.runs.penetration import penetration_warnings
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -446,7 +447,8 @@ class DirectAnalysis:
                       "(materials[].kinematics) before changing the time scheme")
         warning = energy_warning(quantities, self.report.energy_tolerance, remedy)
         return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
-                *left_master_warnings(series, self.model.mesh.source), *turned]
+                *left_master_warnings(series, self.model.mesh.source), *turned,
+                *penetration_warnings(series, run.system.mesh.points, run.system.zones)]
 
 
 @dataclass

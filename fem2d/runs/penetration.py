@@ -1,0 +1,57 @@
+"""The run's check that its contact held: no slave node deep inside its master.
+
+Every formulation lets a slave node into its master by a little: penalty by
+:math:`F / E_N`, Lagrange by the round-off of its solve, the velocity-level schemes
+by what one step's motion carries. A penetration that reaches a sizeable share of
+the slave surface's cells, :data:`PENETRATION_SHARE` of the shortest slave edge,
+is no such little: the contact was not enforced (a penalty coefficient out of scale,
+``contact.e_n`` or ``contact.e_t``, or a step too long for the impact), and the
+run warns (a non-zero exit under the strict rules, as every warning).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fem2d.contact.problem import ContactZone
+
+#: The largest penetration a run takes for enforced contact, as a share of the shortest slave
+#: edge. The built-in penalty cases stay below 1e-4 of it; sdnv104a's block with e_t = 1e100
+#: sank 60 m (300 edges) into its support.
+PENETRATION_SHARE = 0.25
+
+
+def shortest_slave_edge(points: np.ndarray, zones: list[ContactZone]) -> float:
+    """The length (m) of the shortest edge of the zones' slave surfaces (end to end), inf without one."""
+    lengths = [np.linalg.norm(points[zone.slave_edges.nodes[:, 1], :2] - points[zone.slave_edges.nodes[:, 0], :2],
+                              axis=1) for zone in zones if len(zone.slave_edges.nodes)]
+    return float(np.min(np.concatenate(lengths))) if lengths else float("inf")
+
+
+def penetration_warnings(series: dict[str, np.ndarray], points: np.ndarray, zones: list[ContactZone]) -> list[str]:
+    """A warning when the deepest penetration of ``series["penetration"]`` (m, per record)
+    exceeds :data:`PENETRATION_SHARE` of the shortest slave edge.
+
+    >>> from fem2d.contact.problem import make_zone
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> pts = np.array([[0.0, 0.0], [0.2, 0.0], [0.0, 0.0], [1.0, 0.0]])
+    >>> zone = make_zone(pts, CellBlock("seg2", [[0, 1]]), CellBlock("seg2", [[2, 3]]), 0.0, name="LESC")
+    >>> penetration_warnings({"time": np.array([0.0, 1.0]), "penetration": np.array([0.0, 1e-6])}, pts, [zone])
+    []
+    >>> penetration_warnings({"time": np.array([0.0, 1.0]), "penetration": np.array([0.0, 60.0])}, pts, [zone])[0]
+    'contact: slave nodes went 60 m into their master (first beyond 0.05 m at t = 1 s), more than 25 % of the \
+shortest slave edge (0.2 m): contact was not enforced (a penalty coefficient out of scale, contact.e_n or \
+contact.e_t, or a time step too long for the impact)'
+    """
+    depth = series.get("penetration")
+    if depth is None or not len(depth) or not zones:
+        return []
+    edge = shortest_slave_edge(points, zones)
+    limit = PENETRATION_SHARE * edge
+    if not np.isfinite(limit) or not np.nanmax(depth) > limit:
+        return []
+    first = int(np.argmax(depth > limit))
+    return [f"contact: slave nodes went {float(np.nanmax(depth)):.3g} m into their master (first beyond {limit:.3g} m "
+            f"at t = {series['time'][first]:.6g} s), more than {PENETRATION_SHARE * 100:g} % of the shortest slave edge "
+            f"({edge:.3g} m): contact was not enforced (a penalty coefficient out of scale, contact.e_n or "
+            "contact.e_t, or a time step too long for the impact)"]
