@@ -101,7 +101,9 @@ MATERIAL = Table(
                 "F-bar (the law at (J0 / J)^(1/2) F, J0 the volume change at the cell's centre, or of its mean F on "
                 "QUAD8 and TRI6), on QUAD4, QUAD8 and TRI6 cells (on QUAD9 cells its tangent turns indefinite under "
                 "compression, at nu = 0.49 from 17 %: refused); in axisymmetry (J0 / J)^(1/3) F, J0 the "
-                "cell's ring's, on QUAD4 cells only; a \"corotational\" body refuses it",
+                "cell's ring's, on QUAD4 cells only; refused on a body a single cell thick (most cells with every "
+                "corner on its boundary: bending comes out far too soft, fem2d/fe/fbar_layers.py); a \"corotational\" "
+                "body refuses it",
         ),
         "kinematics": String(
             default="small", choices=("small", "corotational", "finite"),
