@@ -6,8 +6,10 @@ objects a ModelError)."""
 
 from __future__ import annotations
 
+import json
 import re
 
+import numpy as np
 import pytest
 
 import fem2d
@@ -91,7 +93,20 @@ def test_a_body_crushed_flat_is_one_line_saying_where_and_when(tmp_path, capsys)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in err, err
     assert re.search(r"^fem2d: error: no convergence at t = 0\.99\d* s .*on a longer step from t = 0\.99\d* s, "
-                     r"group 'BODY': \d cell\(s\) turned inside out .*crushes the body", lines[0]), lines[0]
+                     r"group 'BODY': \d cell\(s\) turned inside out .*crushes the body there; .* holds the converged "
+                     r"steps, up to t = 0\.99\d* s$", lines[0]), lines[0]
+    written = json.loads((tmp_path / "result.json").read_text())
+    assert written["quantities"] == {} and "the computation failed" in written["warnings"][0]
+    times = np.load(tmp_path / "history.npz")["time [s]"]
+    assert 0.99 < times[-1] < 1.0 and np.all(np.diff(times) > 0)
+
+
+def test_the_python_api_keeps_the_converged_steps_on_the_error():
+    with pytest.raises(fem2d.errors.ConvergenceError) as info:
+        fem2d.run("compression", {"supports.2.value": -1.0})
+    partial = info.value.result
+    assert partial.quantities == {} and partial.case.name == "compression"
+    assert 0.99 < partial.histories["time"][-1] < 1.0
 
 
 PENALTY = {"contact.method": "penalty", "contact.e_n": 1e9}

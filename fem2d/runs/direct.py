@@ -41,7 +41,8 @@ from fem2d.post.energy import ENERGY_REMEDY, energy_balance, energy_quantities, 
 from fem2d.post.extrema import extrema, rest, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
-from fem2d.runs.penetration import penetration_warnings
+from fem2d.runs.failed import converged_part
+from fem2d.runs.penetration import left_master_warnings, penetration_warnings
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -321,11 +322,14 @@ class DirectAnalysis:
         # a run that blows up stops at the next check, not at the end (about 512 checks a run)
         watch = StateWatch(every=int(self.stepping.end / self.stepping.dt) // 512, owner=type(self).__name__)
 
+        converged = [state]  # the last converged state (what a failed run's outputs end with)
+
         def on_step(previous: StepState, new: StepState) -> None:
             history.on_step(previous, new)
             measures.on_step(previous, new)
             rotations.on_step(previous, new)
             watch.on_step(new.t, new.u, new.v)
+            converged[0] = new
 
         st = self.stepping
         if st.events and coupling is None:
@@ -345,9 +349,10 @@ class DirectAnalysis:
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:
             left = left_master_warnings(history.arrays(), self.model.mesh.source)
-            if left:  # the likely cause, said with the failure
-                raise ConvergenceError(f"{exc}; before that, {left[0]}") from None
-            raise
+            # the likely cause, said with the failure; the converged steps kept with it
+            failure = ConvergenceError(f"{exc}; before that, {left[0]}") if left else exc
+            fields = DirectFields(self.model, system, converged[0], report_dof)
+            raise converged_part(failure, fields, history.arrays()) from None
         series = history.arrays()
         measured = measures.arrays()
         if "work_motions" in measured:  # moving supports and obstacles work like loads
@@ -511,38 +516,6 @@ def contact_mass_nodes(system: System) -> np.ndarray:
 def zone_prefixes(system: System) -> list[str]:
     """The quantity prefix of each zone: none for a single zone, its name with several."""
     return [zone_prefix(zone.name) if len(system.zones) > 1 else "" for zone in system.zones]
-
-
-def left_master_warnings(series: dict[str, np.ndarray], mesh_source: str = "") -> list[str]:
-    """A warning when slave nodes went beyond the ends of their master surface during the
-    run, with the remedy that fits where the mesh came from (:func:`longer_master`)."""
-    left = series.get("n_left_master")
-    if left is None or not np.any(left > 0):
-        return []
-    first = int(np.argmax(left > 0))
-    return [
-        f"{int(left.max())} slave node(s) left their master surface (first at t = {series['time'][first]:.6g} s): "
-        f"contact is not enforced there; {longer_master(mesh_source)}"
-    ]
-
-
-def longer_master(mesh_source: str) -> str:
-    """How to make a master surface longer, for a mesh of ``mesh_source`` (a builder's
-    call, whose parameter says it, or a mesh file).
-
-    >>> longer_master("sliding_block(element='quad4', refine=0, support_length=20.0)")
-    'make the master longer (mesh.params.support_length)'
-    >>> longer_master("disc_block.msh")
-    'extend the master edge group in the mesh (disc_block.msh)'
-    """
-    from fem2d.mesh.builders import BUILDERS
-
-    builder = mesh_source.split("(", 1)[0]
-    if builder == "sliding_block":
-        return "make the master longer (mesh.params.support_length)"
-    if builder in BUILDERS and mesh_source.endswith(")"):
-        return "make the master longer"
-    return f"extend the master edge group in the mesh ({mesh_source})" if mesh_source else "make the master longer"
 
 
 def sliding_records(series: dict[str, np.ndarray]) -> np.ndarray | None:

@@ -1,4 +1,5 @@
-"""The run's check that its contact held: no slave node deep inside its master.
+"""The run's checks that its contact held: no slave node deep inside its master, none
+gone past its master's end.
 
 Every formulation lets a slave node into its master by a little: penalty by
 :math:`F / E_N`, Lagrange by the round-off of its solve, the velocity-level schemes
@@ -55,3 +56,35 @@ contact.e_t, or a time step too long for the impact)'
             f"at t = {series['time'][first]:.6g} s), more than {PENETRATION_SHARE * 100:g} % of the shortest slave edge "
             f"({edge:.3g} m): contact was not enforced (a penalty coefficient out of scale, contact.e_n or "
             "contact.e_t, or a time step too long for the impact)"]
+
+
+def left_master_warnings(series: dict[str, np.ndarray], mesh_source: str = "") -> list[str]:
+    """A warning when slave nodes went beyond the ends of their master surface during the
+    run, with the remedy that fits where the mesh came from (:func:`longer_master`)."""
+    left = series.get("n_left_master")
+    if left is None or not np.any(left > 0):
+        return []
+    first = int(np.argmax(left > 0))
+    return [
+        f"{int(left.max())} slave node(s) left their master surface (first at t = {series['time'][first]:.6g} s): "
+        f"contact is not enforced there; {longer_master(mesh_source)}"
+    ]
+
+
+def longer_master(mesh_source: str) -> str:
+    """How to make a master surface longer, for a mesh of ``mesh_source`` (a builder's
+    call, whose parameter says it, or a mesh file).
+
+    >>> longer_master("sliding_block(element='quad4', refine=0, support_length=20.0)")
+    'make the master longer (mesh.params.support_length)'
+    >>> longer_master("disc_block.msh")
+    'extend the master edge group in the mesh (disc_block.msh)'
+    """
+    from fem2d.mesh.builders import BUILDERS
+
+    builder = mesh_source.split("(", 1)[0]
+    if builder == "sliding_block":
+        return "make the master longer (mesh.params.support_length)"
+    if builder in BUILDERS and mesh_source.endswith(")"):
+        return "make the master longer"
+    return f"extend the master edge group in the mesh ({mesh_source})" if mesh_source else "make the master longer"
