@@ -34,6 +34,8 @@ BOUNDED = [
     ("sdnv104a", ["time.dt=1e-300"], r"time\.dt: .*expected at most 1e\+09 steps"),
     ("sdnv104a", ["time.end=1e300"], r"time\.dt: .*up to end = 1e\+300 s"),
     ("sdnv104a", ["time.min_dt=1e-300"], r"time\.min_dt: .*does not move the time"),
+    ("sdnv104a", ["materials.1.E=1e308"], r"materials\[1\]\.E: expected a number > 0 <= 1e\+20, got 1e\+308"),
+    ("sdnv104a", ["materials.0.rho=1e300"], r"materials\[0\]\.rho: expected a number >= 0 <= 1e\+12"),
 ]
 
 
@@ -142,3 +144,17 @@ def test_a_penetration_deeper_than_a_quarter_of_an_edge_is_a_warning(monkeypatch
                    "--strict", "--quiet", "--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert status == 1 and "contact: slave nodes went" in err, err
+
+
+def test_a_prescribed_state_that_crushes_the_body_at_the_start_is_one_line(tmp_path, capsys):
+    """The base of the compression block held 1e15 m away from t = 0: no step to cut, one line, exit 1."""
+    status = main(["run", "compression", "--set", "supports.0.value=1e15", "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 1 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "the state at t = 0 s turns cells inside out (group 'BODY'" in err and "crush the body" in err, err
+
+
+def test_a_quiet_time_longer_than_any_run_is_no_overflow():
+    """post.quiet = 1e308 s (an int(inf) in the impact count): every release is inside one impact."""
+    result = fem2d.run("sdnv104a", {"post.quiet": 1e308, "time.end": 0.5, "references": [], "report.at_times": []})
+    assert result.quantities["n_impacts"] <= 1

@@ -89,9 +89,10 @@ MODEL = Table(
 MATERIAL = Table(
     fields={
         "group": String(doc="mesh group of the body's cells"),
-        "E": Real(positive=True, doc="Young's modulus, Pa"),
+        # bounds with their reasons: docs/user/case-format.md, "Bounds of the numbers"
+        "E": Real(positive=True, max=1e20, doc="Young's modulus, Pa"),
         "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
-        "rho": Real(min=0.0, doc="density, kg/m^3"),
+        "rho": Real(min=0.0, max=1e12, doc="density, kg/m^3"),
         "volumetric": String(
             default="full", choices=("full", "bbar"),
             doc="the volumetric strain: \"full\" as the element has it (it locks as nu nears 0.5), or \"bbar\" "

@@ -31,7 +31,7 @@ from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 from fem2d.dynamics.effective import EffectiveMatrix
 from fem2d.dynamics.events import EventLocator
-from fem2d.dynamics.newton import NewtonIterations, remainder_free
+from fem2d.dynamics.newton import NewtonIterations, inverted, remainder_free
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepsizes import CAPACITY, StepSizeCache
 from fem2d.dynamics.stickslip import StickSlipLocator
@@ -262,7 +262,13 @@ class NewmarkStepper:
         rhs = self.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
         remainder = None
         if s.nonlinear is not None:
-            remainder, _ = remainder_free(s, u, t0)
+            from fem2d.fe.response import InvertedCells  # with the bodies that need it
+
+            try:
+                remainder, _ = remainder_free(s, u, t0)
+            except InvertedCells as exc:  # nothing to cut: the prescribed or initial state itself
+                raise ConvergenceError(f"the state at t = {t0:g} s turns cells inside out ({inverted(exc)[8:-1]}): "
+                                       "the displacements prescribed or given there crush the body") from None
             rhs -= remainder
         a = self.scheme.initial_acceleration(s, v, rhs, self.backend)
         contact = self.contact.initial_state() if self.contact is not None else None
