@@ -158,3 +158,16 @@ def test_a_quiet_time_longer_than_any_run_is_no_overflow():
     """post.quiet = 1e308 s (an int(inf) in the impact count): every release is inside one impact."""
     result = fem2d.run("sdnv104a", {"post.quiet": 1e308, "time.end": 0.5, "references": [], "report.at_times": []})
     assert result.quantities["n_impacts"] <= 1
+
+
+def test_model_objects_refuse_non_finite_loads_and_times():
+    from fem2d.model.timefunctions import PiecewiseLinear
+
+    with pytest.raises(ModelError, match=r"Pressure\('FSUP'\)\.value: expected a finite pressure \(Pa\), got nan"):
+        fem2d.Pressure("FSUP", float("nan"))
+    with pytest.raises(ModelError, match=r"PiecewiseLinear\.t: expected finite numbers"):
+        PiecewiseLinear((0.0, float("nan")), (0.0, 1.0))
+    with pytest.raises(ModelError, match=r"PiecewiseLinear\.values: expected finite numbers"):
+        PiecewiseLinear((0.0, 1.0), (0.0, float("inf")))
+    with pytest.raises(ModelError, match=r"TimeStepping\.dt: expected a time > 0 \(s\), got '0\.1'"):
+        TimeStepping(dt="0.1", end=1.0)

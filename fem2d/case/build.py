@@ -203,8 +203,8 @@ def time_function(case: Case, name: str, key: str | None = None) -> TimeFunction
         raise case.error(key, "a piecewise_linear function needs t and values")
     try:
         return PiecewiseLinear(tuple(spec["t"]), tuple(spec["values"]))
-    except ValueError as exc:
-        raise case.error(key, str(exc).split(": ", 1)[-1]) from None
+    except ModelError as exc:  # names t or values of the table
+        raise case.error(f"{key}.{exc.field}", exc.message) from None
 
 
 def build_model(case: Case, keys: CaseKeys) -> Model:

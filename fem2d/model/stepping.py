@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from fem2d.errors import ModelError
+from fem2d.errors import ModelError, expect_real
 
 #: The most steps a run may take: beyond a billion steps a run lasts days, and its times
 #: t = n dt carry a round-off of n x 1e-16 of the step.
@@ -55,7 +55,7 @@ class TimeStepping:
 
     def __post_init__(self) -> None:
         for name in ("dt", "end", "min_dt"):
-            value = getattr(self, name)
+            value = expect_real(self, name, getattr(self, name), "a time > 0 (s)")
             if not (math.isfinite(value) and value > 0):
                 raise ModelError(self, name, f"expected a time > 0 (s), got {value!r}")
         if self.dt > self.end:
