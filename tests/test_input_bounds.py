@@ -36,6 +36,7 @@ BOUNDED = [
     ("sdnv104a", ["time.min_dt=1e-300"], r"time\.min_dt: .*does not move the time"),
     ("sdnv104a", ["materials.1.E=1e308"], r"materials\[1\]\.E: expected a number > 0 <= 1e\+20, got 1e\+308"),
     ("sdnv104a", ["materials.0.rho=1e300"], r"materials\[0\]\.rho: expected a number >= 0 <= 1e\+12"),
+    ("sdnv104a", ["model.thickness=1e-308"], r"model\.thickness: expected a number >= 1e-06 <= 1e\+150"),
 ]
 
 

@@ -81,7 +81,8 @@ MODEL = Table(
                 "whole circumference, a point force or nodal spring or mass a total ring value; contact by "
                 "lagrange or penalty, the contact width a radius)",
         ),
-        "thickness": Real(default=1.0, positive=True, doc="out-of-plane thickness, m (none when axisymmetric)"),
+        "thickness": Real(default=1.0, min=1e-6, max=1e150, doc="out-of-plane thickness, m (none when "
+                          "axisymmetric)"),
         "lumped_mass": Boolean(default=False, doc="row-sum lumped mass instead of the consistent one"),
     }
 )
