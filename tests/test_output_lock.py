@@ -139,3 +139,14 @@ def test_a_reference_cache_file_edited_by_hand_is_computed_anew(tmp_path, monkey
     assert [c["reference"] for c in again.checks] == [c["reference"] for c in first.checks]
     assert all(c["reference"] != 15.0 for c in again.checks)
     assert json.loads(stored.read_text())["values"] != data["values"]  # replaced by the recomputed values
+
+
+def test_a_dangling_or_looping_link_as_out_is_said_so(tmp_path, capsys):
+    (tmp_path / "L").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    for name in ("L", "loop"):
+        assert main(["run", "sdnd101", "--quiet", "--out", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert err == (f"fem2d: error: {tmp_path / name}: a link that leads to no directory (its target is missing, "
+                       "or the links loop); expected an output directory\n"), err
+    assert not (tmp_path / "nowhere").exists()

@@ -141,6 +141,9 @@ def check_output_dir(path: str | os.PathLike) -> Path:
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise OutputError(f"{path}: is a file; expected an output directory")
+    if path.is_symlink() and not path.exists():  # dangling, or a loop of links
+        raise OutputError(f"{path}: a link that leads to no directory (its target is missing, or the links loop); "
+                          "expected an output directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".fem2d-probe-", dir=path)
