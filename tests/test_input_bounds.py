@@ -37,6 +37,9 @@ BOUNDED = [
     ("sdnv104a", ["materials.1.E=1e308"], r"materials\[1\]\.E: expected a number > 0 <= 1e\+20, got 1e\+308"),
     ("sdnv104a", ["materials.0.rho=1e300"], r"materials\[0\]\.rho: expected a number >= 0 <= 1e\+12"),
     ("sdnv104a", ["model.thickness=1e-308"], r"model\.thickness: expected a number >= 1e-06 <= 1e\+150"),
+    ("bar_wall", ["supports.0.value=1e308"], r"supports\[0\]\.value: expected a number >= -1e\+150 <= 1e\+150"),
+    ("bar_wall", ["time.beta=1e308"], r"time\.beta: expected a number > 0 <= 1"),
+    ("hertz", ["mesh.params.focus=1e-308"], r"mesh\.params\.focus: .*\[1e-6, 0\.5\)"),
 ]
 
 

@@ -134,7 +134,8 @@ SUPPORT = Table(
     fields={
         "group": String(doc="mesh group of the held nodes (any dimension)"),
         "dofs": Array(item=String(choices=COMPONENTS), min_length=1, doc="components held"),
-        "value": Real(default=0.0, doc="prescribed displacement, m"),
+        "value": Real(default=0.0, min=-1e150, max=1e150, doc="prescribed displacement, m (within 1e150 m: "
+                      "positions overflow beyond, as coordinates)"),
         "function": String(
             default="constant", doc="value x [functions.NAME](t): a displacement history (massless bodies only)"
         ),
@@ -249,8 +250,10 @@ TIME = Table(
             "stability limit on the run's mesh, else modified_mass (average acceleration, no inertia on contact "
             "nodes); the run says which; newmark without contact",
         ),
-        "beta": Real(default=0.25, positive=True, doc="Newmark beta (scheme = newmark)"),
-        "gamma": Real(default=0.5, positive=True, doc="Newmark gamma (scheme = newmark)"),
+        "beta": Real(default=0.25, positive=True, max=1.0, doc="Newmark beta (scheme = newmark; at most 1: beyond, "
+                     "the effective stiffness's weight 1/(beta dt^2) fades and the scheme's damping and period error "
+                     "dwarf the motion)"),
+        "gamma": Real(default=0.5, positive=True, max=1.0, doc="Newmark gamma (scheme = newmark; at most 1, as beta)"),
         "alpha": Real(
             default=-0.3, min=-1.0 / 3.0, max=0.0, doc="HHT alpha (code_aster's modified average acceleration)"
         ),

@@ -96,8 +96,9 @@ def half_disc(
     for name, value in (("cells", cells), ("radial_cells", radial_cells)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise MeshError(f"half_disc: {name} must be an integer >= 1, got {value!r}")
-    if isinstance(focus, bool) or not (isinstance(focus, float | int) and 0.0 < focus < 0.5):
-        raise MeshError(f"half_disc: focus must be a fraction of the radius in (0, 0.5), got {focus!r}")
+    if isinstance(focus, bool) or not (isinstance(focus, float | int) and 1e-6 <= focus < 0.5):
+        # (below 1e-6 the grading's growth rate has no solution in double precision)
+        raise MeshError(f"half_disc: focus must be a fraction of the radius in [1e-6, 0.5), got {focus!r}")
     if isinstance(refine, bool) or not isinstance(refine, int) or not 0 <= refine <= 8:
         raise MeshError(f"half_disc: refine must be an integer in 0..8, got {refine!r}")
     nx, ny = 2 * cells * 2**refine, radial_cells * 2**refine
