@@ -73,6 +73,9 @@ class DirectHistory:
     #: (n_times, n_nodes)): the contact zones' slave nodes, when a slave surface belongs to a body
     #: that turns or stretches (its pressure is measured on the current surface, :mod:`fem2d.post.pressure`)
     slave_nodes: np.ndarray | None = None
+    #: per slave node, whether it is off its master at the start (None: not known): one that
+    #: faces its master there and is off it at the first record has left it (``n_left_master``)
+    outside_at_start: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         s = self.system
@@ -245,7 +248,9 @@ class DirectHistory:
             "penetration": np.maximum(0.0, -gap.min(axis=1)) if n else np.zeros(len(rows)),
             "normal_force": normal.sum(axis=1),
             "tangential_force": tangential.sum(axis=1),
-            "n_left_master": left_master_counts([entry[5] for entry in self._solutions]),
+            "n_left_master": left_master_counts(
+                [*([] if self.outside_at_start is None else [self.outside_at_start]),
+                 *(entry[5] for entry in self._solutions)])[0 if self.outside_at_start is None else 1:],
         }
         for name, values in reduced.items():  # records without a solution (the initial state): zeros
             out[name] = np.zeros(len(self._rows))

@@ -42,7 +42,7 @@ from fem2d.post.extrema import extrema, rest, slip_end, time_label, value_at
 from fem2d.post.impacts import impact_statistics
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
 from fem2d.runs.failed import converged_part
-from fem2d.runs.penetration import left_master_warnings, penetration_warnings
+from fem2d.runs.penetration import left_master_warnings, outside_at_start, penetration_warnings
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -309,6 +309,7 @@ class DirectAnalysis:
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system),
                                 stepper.mass_velocity,
                                 np.concatenate([zone.slave_nodes for zone in system.zones]) if any(current) else None)
+        history.outside_at_start = outside_at_start(system.zones)  # a node off its master after the 1st step: left
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
@@ -348,7 +349,7 @@ class DirectAnalysis:
             )
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:
-            left = left_master_warnings(history.arrays(), self.model.mesh.source)
+            left = left_master_warnings(history.arrays(), self.model.mesh.source, system.zones)
             # the likely cause, said with the failure; the converged steps kept with it
             failure = ConvergenceError(f"{exc}; before that, {left[0]}") if left else exc
             fields = DirectFields(self.model, system, converged[0], report_dof)
@@ -452,7 +453,7 @@ class DirectAnalysis:
                       "(materials[].kinematics) before changing the time scheme")
         warning = energy_warning(quantities, self.report.energy_tolerance, remedy)
         return [*run.inherited, *self.model.mesh.warnings, *([] if warning is None else [warning]),
-                *left_master_warnings(series, self.model.mesh.source), *turned,
+                *left_master_warnings(series, self.model.mesh.source, run.system.zones), *turned,
                 *penetration_warnings(series, run.system.mesh.points, run.system.zones)]
 
 

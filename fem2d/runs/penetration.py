@@ -58,16 +58,26 @@ contact.e_t, or a time step too long for the impact)'
             "contact.e_t, or a time step too long for the impact)"]
 
 
-def left_master_warnings(series: dict[str, np.ndarray], mesh_source: str = "") -> list[str]:
+def left_master_warnings(series: dict[str, np.ndarray], mesh_source: str = "",
+                         zones: list[ContactZone] | tuple = ()) -> list[str]:
     """A warning when slave nodes went beyond the ends of their master surface during the
-    run, with the remedy that fits where the mesh came from (:func:`longer_master`)."""
+    run, naming the zones whose slave nodes are off their master then (``slave_gap``
+    infinite: no master segment faces them), with the remedy that fits where the mesh
+    came from (:func:`longer_master`)."""
     left = series.get("n_left_master")
     if left is None or not np.any(left > 0):
         return []
     first = int(np.argmax(left > 0))
+    named = ""
+    gap = series.get("slave_gap")
+    if zones and gap is not None and gap.shape[1] == sum(zone.n_slave for zone in zones):
+        ends = np.cumsum([0, *(zone.n_slave for zone in zones)])
+        off = ~np.isfinite(gap[left > 0])
+        names = [zone.name for zone, a, b in zip(zones, ends[:-1], ends[1:]) if off[:, a:b].any()]
+        named = f" (zone {', '.join(map(repr, names))})" if names else ""
     return [
         f"{int(left.max())} slave node(s) left their master surface (first at t = {series['time'][first]:.6g} s): "
-        f"contact is not enforced there; {longer_master(mesh_source)}"
+        f"contact is not enforced there{named}; {longer_master(mesh_source)}"
     ]
 
 
@@ -88,3 +98,22 @@ def longer_master(mesh_source: str) -> str:
     if builder in BUILDERS and mesh_source.endswith(")"):
         return "make the master longer"
     return f"extend the master edge group in the mesh ({mesh_source})" if mesh_source else "make the master longer"
+
+
+def outside_at_start(zones: list[ContactZone]) -> np.ndarray | None:
+    """Per slave node of the zones (in their order), whether it is off its master in the
+    reference configuration (no master segment faces it); None without zones. A node that
+    faces its master there and is off it after the first step has left it."""
+    from fem2d.contact.search import project
+    from fem2d.contact.surface import master_surface
+
+    if not zones:
+        return None
+    flags = []
+    for zone in zones:
+        if zone.master_radius > 0.0:  # a rigid circle faces every point
+            flags.append(np.zeros(zone.n_slave, dtype=bool))
+            continue
+        surface = master_surface(zone, orientation="left")  # (the side does not change who faces it)
+        flags.append(project(surface, zone.reference, zone.reference[: zone.n_slave]).outside)
+    return np.concatenate(flags)
