@@ -89,6 +89,8 @@ def test_cells_turned_inside_out_cut_the_step():
     the cut levels reach the exact stretch 0.1 (P = -1.347e8 N)."""
     result = fem2d.run("compression", {"supports.2.value": -0.9, "time.dt": 1.0})
     assert result.timing["step_cuts"] >= 1
+    assert any(re.fullmatch(r"\d+ step\(s\) turned cells inside out and were cut into 5 \(the shorter steps "
+                            r"converged\)", note) for note in result.notes), result.notes
     assert result.quantities["TOP_reaction_y"] == pytest.approx(-134684016.2, rel=1e-8)
 
 

@@ -65,6 +65,8 @@ class Counters:
 
     steps: int = 0
     cuts: int = 0
+    #: of the cuts, those of steps that turned cells inside out
+    inversion_cuts: int = 0
     newton_iterations: int = 0
     factorizations: int = 0
     refactorizations: int = 0
@@ -393,6 +395,7 @@ def march(
                 ) from None
             if "inside out" in failure.what:
                 inversions.append((current.t, failure.what.removeprefix("Newton (").removesuffix(")")))
+                stepper.counters.inversion_cuts += 1
             stepper.counters.cuts += 1
             t_start = current.t
             for i in range(1, cut_factor + 1):

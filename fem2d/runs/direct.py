@@ -393,6 +393,9 @@ class DirectAnalysis:
                            "body_newton_most_iterations": stepper.newton.largest_iterations,
                            "body_tangent_updates": stepper.newton.tangent_updates})
         snapshots = history.snapshots() if history.snapshot_every else None
+        if counters.inversion_cuts:  # said: the run went on, on shorter steps
+            notes.append(f"{counters.inversion_cuts} step(s) turned cells inside out and were cut into "
+                         f"{self.stepping.cut_factor} (the shorter steps converged)")
         return Integration(system, scheme, series, timing, final, report_dof, snapshots, notes, inherited)
 
     def quantities(self, system: System, series: dict[str, np.ndarray]) -> dict[str, float]:
