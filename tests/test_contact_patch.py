@@ -14,9 +14,9 @@ import pytest
 from gridmesh import compose
 
 from fem2d.contact import LagrangeFormulation, PenaltyFormulation
+from fem2d.contact.problem import make_zone
 from fem2d.contact.search import END_TOLERANCE, project
 from fem2d.contact.surface import master_surface
-from fem2d.contact.problem import make_zone
 from fem2d.mesh.mesh import CellBlock
 from fem2d.model import Body, Contact, Model, Pressure, Report, Support, TimeStepping
 from fem2d.runs.static import StaticAnalysis

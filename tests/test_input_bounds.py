@@ -146,7 +146,8 @@ def test_a_penetration_deeper_than_a_quarter_of_an_edge_is_a_warning(monkeypatch
     assert not [w for w in fem2d.run("sdnv104b", {"time.end": 0.2, "references": [], "report.at_times": []}).warnings
                 if "into their master" in w]
     status = main(["run", "sdnv104a", "--set", 'contact.method="penalty"', "--set", "contact.e_n=1e9", "--set",
-                   "contact.e_t=1e100", "--set", "time.end=0.2", "--set", "references=[]", "--set", "report.at_times=[]",
+                   "contact.e_t=1e100", "--set", "time.end=0.2", "--set", "references=[]",
+                   "--set", "report.at_times=[]",
                    "--strict", "--quiet", "--out", str(tmp_path)])
     err = capsys.readouterr().err
     assert status == 1 and "contact: slave nodes went" in err, err

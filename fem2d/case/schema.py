@@ -269,7 +269,8 @@ TIME = Table(
         ),
         "dt": Optional(
             inner=Real(positive=True),
-            doc="s time step (the initial and largest one for adapt), at most 1e9 steps to time.end; a modal run warns when its samples, every "
+            doc="s time step (the initial and largest one for adapt), at most 1e9 steps to time.end; a modal run "
+            "warns when its samples, every "
             "time.dt x modal.archive, hold fewer than 50 points of the shortest period of its motion (a shock's, "
             "kn closed, or the excitation's)",
         ),

@@ -388,7 +388,8 @@ def march(
                 crushed = ""
                 if inversions and "inside out" not in failure.what:  # the cause, seen on a longer step
                     t_seen, what = inversions[-1]
-                    crushed = f"; on a longer step from t = {t_seen:.6g} s, {what}: the load likely crushes the body there"
+                    crushed = (f"; on a longer step from t = {t_seen:.6g} s, {what}: the load likely crushes the "
+                               "body there")
                 raise ConvergenceError(
                     f"no convergence at t = {current.t:.9g} s even with dt = {h:.3g} s (min_dt = {min_dt:g}): "
                     f"{failure.what} residual {failure.residual:.3e} after {failure.iterations} iterations{crushed}"

@@ -97,8 +97,9 @@ def graded_cylinder(
     n = cells_under * 2**refine
     rate = float(growth) ** (1.0 / 2**refine)
     h = a / n
+    across = _line_cells(h, FINE_RADIUS * a, float(radius), rate)
     check_cells("graded_cylinder", "cells_under, growth, radius and height (with refine)",
-                _line_cells(h, FINE_RADIUS * a, float(radius), rate) * _line_cells(h, FINE_DEPTH * a, float(height), rate))
+                across * _line_cells(h, FINE_DEPTH * a, float(height), rate))
     xs = graded_line(h, FINE_RADIUS * a, float(radius), rate)
     xs[n] = a  # the rim exactly
     ys = 0.0 - graded_line(h, FINE_DEPTH * a, float(height), rate)[::-1]

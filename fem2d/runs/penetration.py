@@ -53,7 +53,8 @@ contact.e_t, or a time step too long for the impact)'
         return []
     first = int(np.argmax(depth > limit))
     return [f"contact: slave nodes went {float(np.nanmax(depth)):.3g} m into their master (first beyond {limit:.3g} m "
-            f"at t = {series['time'][first]:.6g} s), more than {PENETRATION_SHARE * 100:g} % of the shortest slave edge "
+            f"at t = {series['time'][first]:.6g} s), more than {PENETRATION_SHARE * 100:g} % of the shortest slave "
+            "edge "
             f"({edge:.3g} m): contact was not enforced (a penalty coefficient out of scale, contact.e_n or "
             "contact.e_t, or a time step too long for the impact)"]
 
