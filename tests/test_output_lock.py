@@ -150,3 +150,18 @@ def test_a_dangling_or_looping_link_as_out_is_said_so(tmp_path, capsys):
         assert err == (f"fem2d: error: {tmp_path / name}: a link that leads to no directory (its target is missing, "
                        "or the links loop); expected an output directory\n"), err
     assert not (tmp_path / "nowhere").exists()
+
+
+def test_writing_or_plotting_into_a_bad_place_is_an_output_error(tmp_path):
+    import fem2d
+
+    result = fem2d.run("sdnd101")
+    (tmp_path / "file").write_text("x")
+    for call in (lambda: result.write("a\0b"), lambda: result.plot("a\0b"), lambda: result.plot(tmp_path / "file")):
+        with pytest.raises(OutputError, match=r"NUL character|is a file"):
+            call()
+    if os.geteuid() != 0:  # root writes anywhere
+        locked = tmp_path / "ro"
+        locked.mkdir(mode=0o500)
+        with pytest.raises(OutputError, match=r"cannot write"):
+            result.plot(locked)

@@ -138,6 +138,8 @@ def check_output_dir(path: str | os.PathLike) -> Path:
     rather than after the whole computation. A folder or link of the user's named
     like an output every run may write (``vtu``, ``result.json``, ...) is refused now too.
     """
+    if "\0" in os.fspath(path):
+        raise OutputError(f"{os.fspath(path)!r}: a name with a NUL character; expected a directory name")
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise OutputError(f"{path}: is a file; expected an output directory")
@@ -329,6 +331,8 @@ def replaced_together(out_dir: str | os.PathLike) -> Iterator[Path]:
     >>> sorted(p.name for p in out.iterdir())
     ['.fem2d-outputs.json', 'notes.txt', 'result.json']
     """
+    if "\0" in os.fspath(out_dir):
+        raise OutputError(f"{os.fspath(out_dir)!r}: a name with a NUL character; expected a directory name")
     out = Path(out_dir)
     try:
         if out.exists() and not out.is_dir():
