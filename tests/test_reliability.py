@@ -352,9 +352,9 @@ def test_a_staging_directory_abandoned_by_a_killed_writer_is_removed(tmp_path):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     for pid in (dead.pid, os.getppid()):
-        abandoned = out / f"{STAGE_PREFIX}{pid}-abcd1234"
+        abandoned = out / f"{STAGE_PREFIX}{pid}-killed01"
         abandoned.mkdir()
-        (abandoned / STAGE_MARKER).write_text(json.dumps({"pid": pid, "token": "abcd1234"}))  # as fem2d marks it
+        (abandoned / STAGE_MARKER).write_text(json.dumps({"pid": pid, "token": "killed01"}))  # as fem2d marks it
         (abandoned / "result.json").write_text("half")
     older = tmp_path / f".run.fem2d-new-{dead.pid}-abcd1234"  # an older fem2d's: may hold the user's files
     older.mkdir()

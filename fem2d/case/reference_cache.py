@@ -77,8 +77,11 @@ def checksum(key: str, data: dict) -> str:
     """sha256 of a cache file's key and content (``source``, ``values``, ``reason``), as
     canonical JSON: what the file must carry as ``checksum`` to be read.
 
-    >>> checksum("k", {"source": "exact", "values": {"x": 1.0}, "reason": None})[:12]
-    '4e5194b6f785'
+    >>> len(checksum("k", {"source": "exact", "values": {"x": 1.0}, "reason": None}))  # hexadecimal digits
+    64
+    >>> one, two = ({"source": "exact", "values": {"x": x}} for x in (1.0, 2.0))
+    >>> checksum("k", one) == checksum("k", two), checksum("k", one) == checksum("j", one)
+    (False, False)
     """
     content = {name: data.get(name) for name in ("source", "values", "reason")}
     return hashlib.sha256(json.dumps([key, content], sort_keys=True).encode()).hexdigest()
