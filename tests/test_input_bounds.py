@@ -38,7 +38,8 @@ BOUNDED = [
     ("sdnv104a", ["materials.0.rho=1e300"], r"materials\[0\]\.rho: expected a number >= 0 <= 1e\+12"),
     ("sdnv104a", ["model.thickness=1e-308"], r"model\.thickness: expected a number >= 1e-06 <= 1e\+150"),
     ("bar_wall", ["supports.0.value=1e308"], r"supports\[0\]\.value: expected a number >= -1e\+150 <= 1e\+150"),
-    ("bar_wall", ["time.beta=1e308"], r"time\.beta: expected a number > 0 <= 1"),
+    ("bar_wall", ["time.beta=1e308"], r"time\.beta: expected a number >= 1e-06 <= 1, got 1e\+308"),
+    ("rolling_disc", ["time.beta=1e-308"], r"time\.beta: expected a number >= 1e-06 <= 1, got 1e-308"),
     ("hertz", ["mesh.params.focus=1e-308"], r"mesh\.params\.focus: .*\[1e-6, 0\.5\)"),
 ]
 
@@ -178,3 +179,12 @@ def test_model_objects_refuse_non_finite_loads_and_times():
         PiecewiseLinear((0.0, 1.0), (0.0, float("inf")))
     with pytest.raises(ModelError, match=r"TimeStepping\.dt: expected a time > 0 \(s\), got '0\.1'"):
         TimeStepping(dt="0.1", end=1.0)
+
+
+def test_a_stiffness_in_the_denormal_range_is_one_line_not_a_solver_traceback(tmp_path, capsys):
+    """The cantilever's natural frequencies (report.modes) with E = 1e-308 Pa: SuperLU's shift-invert
+    finds the matrix singular; one line, exit 1."""
+    status = main(["run", "cantilever", "--set", "materials.0.E=1e-308", "--quiet", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert status == 1 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert "the natural modes cannot be computed: the shifted stiffness is singular" in err, err

@@ -250,7 +250,8 @@ TIME = Table(
             "stability limit on the run's mesh, else modified_mass (average acceleration, no inertia on contact "
             "nodes); the run says which; newmark without contact",
         ),
-        "beta": Real(default=0.25, positive=True, max=1.0, doc="Newmark beta (scheme = newmark; at most 1: beyond, "
+        "beta": Real(default=0.25, min=1e-6, max=1.0, doc="Newmark beta (scheme = newmark; at least 1e-6: the "
+                     "effective stiffness's weight 1/(beta dt^2) overflows for a denormal one; at most 1: beyond, "
                      "the effective stiffness's weight 1/(beta dt^2) fades and the scheme's damping and period error "
                      "dwarf the motion)"),
         "gamma": Real(default=0.5, positive=True, max=1.0, doc="Newmark gamma (scheme = newmark; at most 1, as beta)"),
