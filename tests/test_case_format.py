@@ -39,7 +39,7 @@ def test_keys_and_page_cover_every_key_with_a_meaning(capsys):
     undocumented = [k.key for k in key_docs() if not k.meaning]
     assert undocumented == [], "document these keys in fem2d/case/schema.py (doc=...)"
     e = {k.key: k for k in key_docs("materials")}["materials[].E"]
-    assert (e.type, e.default, e.unit, e.meaning) == ("number > 0", "(required)", "Pa", "Young's modulus")
+    assert (e.type, e.default, e.unit, e.meaning) == ("number > 0 <= 1e+20", "(required)", "Pa", "Young's modulus")
     assert {k.key for k in key_docs("time")} == {leaf for leaf in leaves if leaf.startswith("time.")}
     assert format_keys("time").splitlines()[0].split() == ["key", "type", "default", "unit", "meaning"]
 

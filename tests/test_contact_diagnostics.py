@@ -19,6 +19,7 @@ def test_a_block_sliding_off_its_support_is_reported():
     assert result.histories["n_left_master"][0] == 0
     (warning,) = [w for w in result.warnings if "left their master surface" in w]
     assert "first at t = 1.32 s" in warning and "support_length" in warning
+    assert "contact is not enforced there (zone 'LESC/LMAI')" in warning  # the zone named
     assert result.to_json()["warnings"] == result.warnings  # in result.json too
 
 

@@ -260,6 +260,11 @@ def test_out_the_current_folder_its_parent_or_empty(tmp_path, where):
     work = parent / "work"
     work.mkdir(parents=True)
     planted_work = plant(work)
+    if where == "":  # no directory name: refused, nothing written (it used to mean the current folder)
+        proc = _run([*FAST, "--out", where], cwd=work)
+        assert proc.returncode == 2 and proc.stderr.startswith("fem2d: error: --out '': "), proc.stderr
+        assert_intact(work, planted_work)
+        return
     planted_parent = {"aaa_thesis/ch1.tex": b"thesis", "b_notes.txt": b"notes", "zzz.txt": b"z"}
     for name, content in planted_parent.items():
         (parent / name).parent.mkdir(parents=True, exist_ok=True)

@@ -345,15 +345,16 @@ def test_outputs_are_replaced_together_and_foreign_files_kept(tmp_path):
 def test_a_staging_directory_abandoned_by_a_killed_writer_is_removed(tmp_path):
     """The next writer holds the directory's lock: every other staging directory there
     was left by a writer that died (whatever process now has its number)."""
-    from fem2d.io.outdir import STAGE_PREFIX, replaced_together
+    from fem2d.io.outdir import STAGE_MARKER, STAGE_PREFIX, replaced_together
 
     out = tmp_path / "run"
     out.mkdir()
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     for pid in (dead.pid, os.getppid()):
-        abandoned = out / f"{STAGE_PREFIX}{pid}-abcd1234"
+        abandoned = out / f"{STAGE_PREFIX}{pid}-killed01"
         abandoned.mkdir()
+        (abandoned / STAGE_MARKER).write_text(json.dumps({"pid": pid, "token": "killed01"}))  # as fem2d marks it
         (abandoned / "result.json").write_text("half")
     older = tmp_path / f".run.fem2d-new-{dead.pid}-abcd1234"  # an older fem2d's: may hold the user's files
     older.mkdir()

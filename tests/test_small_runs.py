@@ -50,7 +50,7 @@ def test_the_reason_an_exact_model_does_not_hold_is_kept_too(tmp_path):
     first = references.resolve(case, system, cache)
     assert first == references.resolve(case, system, cache) == references.resolve(case, system)
     data = json.loads(next(tmp_path.glob("*.json")).read_text())
-    assert set(data) == {"source", "values", "reason"}
+    assert set(data) == {"source", "values", "reason", "checksum"}
 
 
 def test_cache_switched_off_or_unwritable(tmp_path, monkeypatch):

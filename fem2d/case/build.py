@@ -29,6 +29,7 @@ from fem2d.case.usage import CONTACT_METHOD_KEYS, SCHEME_KEYS
 from fem2d.errors import InputError, MeshError, ModelError
 from fem2d.mesh import BUILDERS, Mesh, read_mesh
 from fem2d.mesh.builders import GmshUnavailableError
+from fem2d.mesh.limits import LARGEST_LENGTH
 from fem2d.model.bodies import Body
 from fem2d.model.contact import Contact, RigidCircle, RigidPlane
 from fem2d.model.discrete import GroundSpring, PointMass, Spring
@@ -168,9 +169,8 @@ def build_mesh(case: Case) -> Mesh:
         raise case.error(key, message) from None
 
 
-#: The largest coordinate (m) a mesh may hold: element areas and masses go as its square, which
-#: overflows double precision (1.8e308) beyond about 1.3e154 m.
-LARGEST_COORDINATE = 1e150
+#: The largest coordinate (m) a mesh may hold (fem2d.mesh.limits: the element areas overflow beyond).
+LARGEST_COORDINATE = LARGEST_LENGTH
 
 
 def check_coordinate_scale(case: Case, mesh: Mesh) -> None:
@@ -203,8 +203,8 @@ def time_function(case: Case, name: str, key: str | None = None) -> TimeFunction
         raise case.error(key, "a piecewise_linear function needs t and values")
     try:
         return PiecewiseLinear(tuple(spec["t"]), tuple(spec["values"]))
-    except ValueError as exc:
-        raise case.error(key, str(exc).split(": ", 1)[-1]) from None
+    except ModelError as exc:  # names t or values of the table
+        raise case.error(f"{key}.{exc.field}", exc.message) from None
 
 
 def build_model(case: Case, keys: CaseKeys) -> Model:
@@ -285,24 +285,28 @@ PENALTY_LIMIT = 1e10
 
 
 def penalty_scale_warnings(case: Case, model: Model) -> list[str]:
-    """Warnings for the given ``contact.e_n`` above :data:`PENALTY_WARN` times the slave body's
-    E x thickness; above :data:`PENALTY_LIMIT` times, an InputError naming the key."""
+    """Warnings for a given ``contact.e_n`` or ``contact.e_t`` above :data:`PENALTY_WARN` times the
+    slave body's E x thickness; above :data:`PENALTY_LIMIT` times, an InputError naming the key.
+    The tangential coefficient is bounded as the normal one: at 1e100 or 1e300 N/m the stuck
+    nodes' rows swamp the body's (sdnv104a's block then sank 60 m into its support, exit 0)."""
     warnings = []
     for (i, table), contact in zip(contact_zone_tables(case), model.contacts, strict=True):
-        e_n = table.get("e_n")
-        if table.get("method") != "penalty" or e_n is None or contact.slave not in model.mesh.groups:
+        if table.get("method") != "penalty" or contact.slave not in model.mesh.groups:
             continue  # (a missing group is said where the zone is built, naming its key)
         body = model.slave_body(contact)
         scale = model.slave_modulus(contact) * (body.thickness if body is not None else 1.0)
-        if not scale > 0.0 or e_n <= PENALTY_WARN * scale:
-            continue
-        key = contact_key(case, i, "e_n")
-        said = (f"{e_n:g} N/m is {e_n / scale:.2g} times the slave body's E x thickness ({scale:g} N/m); "
-                f"expected at most {PENALTY_WARN:g} times ({PENALTY_WARN * scale:.3g} N/m; the default is 100 times)")
-        if e_n > PENALTY_LIMIT * scale:
-            raise case.error(key, f"{said}: above {PENALTY_LIMIT:g} times the body's stiffness is lost in the "
-                             "penalty's round-off (a wrong answer or a singular matrix)")
-        warnings.append(f"{key}: {said}: above that, round-off of the contact solve shows in the answer")
+        for name in ("e_n", "e_t"):
+            value = table.get(name)
+            if value is None or not scale > 0.0 or value <= PENALTY_WARN * scale:
+                continue
+            key = contact_key(case, i, name)
+            said = (f"{value:g} N/m is {value / scale:.2g} times the slave body's E x thickness ({scale:g} N/m); "
+                    f"expected at most {PENALTY_WARN:g} times ({PENALTY_WARN * scale:.3g} N/m; the default is "
+                    f"{'100 times' if name == 'e_n' else 'e_n'})")
+            if value > PENALTY_LIMIT * scale:
+                raise case.error(key, f"{said}: above {PENALTY_LIMIT:g} times the body's stiffness is lost in the "
+                                 "penalty's round-off (a wrong answer or a singular matrix)")
+            warnings.append(f"{key}: {said}: above that, round-off of the contact solve shows in the answer")
     return warnings
 
 

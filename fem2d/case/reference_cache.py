@@ -24,7 +24,10 @@ created with mode 0700, this user's, no one else may write it, not a symbolic
 link); one that is not means no cache, said in one line on stderr, and a file in
 it that is not the user's own or that others may write is a miss. Files are
 replaced atomically, so workers of one ``fem2d validate`` writing the same key
-never leave a half-written file; an unreadable or malformed file is a miss.
+never leave a half-written file; an unreadable or malformed file is a miss. Each file
+carries the sha256 of its own content and key (:func:`checksum`): a file edited by
+hand, or copied under another key's name, does not match and is a miss, computed
+anew and replaced.
 """
 
 from __future__ import annotations
@@ -68,6 +71,20 @@ def _mesh_bytes(mesh: Mesh) -> bytes:
         digest.update(f"{name}:{block.kind}".encode())
         digest.update(block.nodes.tobytes())
     return digest.digest()
+
+
+def checksum(key: str, data: dict) -> str:
+    """sha256 of a cache file's key and content (``source``, ``values``, ``reason``), as
+    canonical JSON: what the file must carry as ``checksum`` to be read.
+
+    >>> len(checksum("k", {"source": "exact", "values": {"x": 1.0}, "reason": None}))  # hexadecimal digits
+    64
+    >>> one, two = ({"source": "exact", "values": {"x": x}} for x in (1.0, 2.0))
+    >>> checksum("k", one) == checksum("k", two), checksum("k", one) == checksum("j", one)
+    (False, False)
+    """
+    content = {name: data.get(name) for name in ("source", "values", "reason")}
+    return hashlib.sha256(json.dumps([key, content], sort_keys=True).encode()).hexdigest()
 
 
 @functools.cache
@@ -144,14 +161,16 @@ class ReferenceCache:
         return digest.hexdigest()
 
     def get(self, key: str) -> CachedReference | None:
-        """The stored reference, or None (absent, unreadable, malformed, or a file that
-        is not this user's own or that others may write)."""
+        """The stored reference, or None (absent, unreadable, malformed, its checksum not
+        its content's, or a file that is not this user's own or that others may write)."""
         try:
             with open(self.directory / f"{key}.json", "rb") as f:
                 info = os.fstat(f.fileno())
                 if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
                     return None
                 data = json.loads(f.read().decode("utf-8"))
+            if data.get("checksum") != checksum(key, data):
+                return None  # edited or truncated since fem2d wrote it: computed anew
             values = {str(k): None if v is None else float(v) for k, v in data["values"].items()}
             return CachedReference(str(data["source"]), values, data.get("reason"))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -160,6 +179,7 @@ class ReferenceCache:
     def put(self, key: str, reference: CachedReference) -> None:
         """Store a reference (atomically; a failure to write is not an error: no cache)."""
         data = {"source": reference.source, "values": reference.values, "reason": reference.reason}
+        data["checksum"] = checksum(key, data)
         try:
             fd, tmp = tempfile.mkstemp(prefix=f".{key}.", dir=self.directory)
         except OSError:

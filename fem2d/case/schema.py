@@ -66,7 +66,9 @@ MESH = Table(
             max=8,
             doc="0 is the case's base mesh; each level halves h (a mesh file: every cell split in four, groups kept)",
         ),
-        "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts)"),
+        "params": Table(open_keys=Any_(), doc="builder parameters (lengths, cell counts): a length in [1e-6, 1e150] "
+                        "m, a coordinate within 1e150 m, a cell count an integer >= 1, at most 1e7 cells in all with "
+                        "refine (fem2d/mesh/limits.py says why)"),
     }
 )
 
@@ -79,7 +81,8 @@ MODEL = Table(
                 "whole circumference, a point force or nodal spring or mass a total ring value; contact by "
                 "lagrange or penalty, the contact width a radius)",
         ),
-        "thickness": Real(default=1.0, positive=True, doc="out-of-plane thickness, m (none when axisymmetric)"),
+        "thickness": Real(default=1.0, min=1e-6, max=1e150, doc="out-of-plane thickness, m (none when "
+                          "axisymmetric)"),
         "lumped_mass": Boolean(default=False, doc="row-sum lumped mass instead of the consistent one"),
     }
 )
@@ -87,9 +90,10 @@ MODEL = Table(
 MATERIAL = Table(
     fields={
         "group": String(doc="mesh group of the body's cells"),
-        "E": Real(positive=True, doc="Young's modulus, Pa"),
+        # bounds with their reasons: docs/user/case-format.md, "Bounds of the numbers"
+        "E": Real(positive=True, max=1e20, doc="Young's modulus, Pa"),
         "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
-        "rho": Real(min=0.0, doc="density, kg/m^3"),
+        "rho": Real(min=0.0, max=1e12, doc="density, kg/m^3"),
         "volumetric": String(
             default="auto", choices=("auto", "full", "bbar"),
             doc="the volumetric strain: \"auto\" is \"bbar\" from nu = 0.45 in plane strain and axisymmetry "
@@ -102,7 +106,9 @@ MATERIAL = Table(
                 "F-bar (the law at (J0 / J)^(1/2) F, J0 the volume change at the cell's centre, or of its mean F on "
                 "QUAD8 and TRI6), on QUAD4, QUAD8 and TRI6 cells (on QUAD9 cells its tangent turns indefinite under "
                 "compression, at nu = 0.49 from 17 %: refused); in axisymmetry (J0 / J)^(1/3) F, J0 the "
-                "cell's ring's, on QUAD4 cells only; a \"corotational\" body refuses it",
+                "cell's ring's, on QUAD4 cells only; refused on a body a single cell thick (most cells with every "
+                "corner on its boundary: bending comes out far too soft, fem2d/fe/fbar_layers.py); a \"corotational\" "
+                "body refuses it",
         ),
         "kinematics": String(
             default="small", choices=("small", "corotational", "finite"),
@@ -131,7 +137,8 @@ SUPPORT = Table(
     fields={
         "group": String(doc="mesh group of the held nodes (any dimension)"),
         "dofs": Array(item=String(choices=COMPONENTS), min_length=1, doc="components held"),
-        "value": Real(default=0.0, doc="prescribed displacement, m"),
+        "value": Real(default=0.0, min=-1e150, max=1e150, doc="prescribed displacement, m (within 1e150 m: "
+                      "positions overflow beyond, as coordinates)"),
         "function": String(
             default="constant", doc="value x [functions.NAME](t): a displacement history (massless bodies only)"
         ),
@@ -225,7 +232,8 @@ CONTACT = Table(
         # the method's options: their ranges are checked by the contact layer (fem2d.contact.check_options)
         "e_n": Optional(inner=Real(), doc="penalty normal stiffness, N/m, > 0 (default: from E and h); above 1e7 x "
                         "the slave body's E x thickness a warning (round-off), above 1e10 x refused"),
-        "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0"),
+        "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0 (default: e_n); bounded as e_n: "
+                        "above 1e7 x the slave body's E x thickness a warning, above 1e10 x refused"),
         "integration": String(
             default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss)"
         ),
@@ -247,8 +255,11 @@ TIME = Table(
             "(a sliding body's contact modes flutter otherwise); generalized_alpha at rho_inf = 0.9 for bodies that "
             "turn or stretch; the run says which; newmark without contact",
         ),
-        "beta": Real(default=0.25, positive=True, doc="Newmark beta (scheme = newmark)"),
-        "gamma": Real(default=0.5, positive=True, doc="Newmark gamma (scheme = newmark)"),
+        "beta": Real(default=0.25, min=1e-6, max=1.0, doc="Newmark beta (scheme = newmark; at least 1e-6: the "
+                     "effective stiffness's weight 1/(beta dt^2) overflows for a denormal one; at most 1: beyond, "
+                     "the effective stiffness's weight 1/(beta dt^2) fades and the scheme's damping and period error "
+                     "dwarf the motion)"),
+        "gamma": Real(default=0.5, positive=True, max=1.0, doc="Newmark gamma (scheme = newmark; at most 1, as beta)"),
         "alpha": Real(
             default=-0.3, min=-1.0 / 3.0, max=0.0, doc="HHT alpha (code_aster's modified average acceleration)"
         ),
@@ -264,7 +275,8 @@ TIME = Table(
         ),
         "dt": Optional(
             inner=Real(positive=True),
-            doc="s time step (the initial and largest one for adapt); a modal run warns when its samples, every "
+            doc="s time step (the initial and largest one for adapt), at most 1e9 steps to time.end; a modal run "
+            "warns when its samples, every "
             "time.dt x modal.archive, hold fewer than 50 points of the shortest period of its motion (a shock's, "
             "kn closed, or the excitation's)",
         ),
@@ -274,7 +286,8 @@ TIME = Table(
             default=False,
             doc="split a step at an impact or a release inside it (impact problems: energy kept by the modified mass)",
         ),
-        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts (at most time.dt)"),
+        "min_dt": Real(default=1e-7, positive=True, doc="s smallest step after cuts (at most time.dt, at least 1e-12 x "
+                       "time.end: a shorter step does not move the time)"),
         "stick_slip": Boolean(
             default=True,
             doc="split a step where a sliding contact stops or reverses and restart the scheme there "

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import fem2d
 from fem2d.cli.run_commands import _add_cases, _add_keys, _add_plot, _add_run
 from fem2d.cli.study_commands import _add_compare, _add_refine, _add_study, _add_validate
-from fem2d.errors import Fem2dError, Fem2dWarning, OverrideError
+from fem2d.errors import Fem2dError, Fem2dWarning, InputError, OverrideError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             # a run's warnings are printed by the command itself, one line each (fem2d run:
             # warning: ...), not a second time as Python's; workers forked here inherit this
             warnings.simplefilter("ignore", Fem2dWarning)
+            if getattr(args, "out", None) is not None and not args.out.strip():
+                # an empty name is no directory (it used to mean the current one, silently)
+                raise InputError(f"--out {args.out!r}: expected a directory name (--out . for the current one)")
             status = args.func(args)
         if sys.stdout is not None:  # None: started with stdout closed, nothing to flush
             sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit

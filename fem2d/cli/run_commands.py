@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from fem2d.cli.interrupts import said_on_interrupt
-from fem2d.errors import InputError
+from fem2d.errors import ConvergenceError, InputError
 
 
 def _add_run(sub) -> None:
@@ -76,9 +76,18 @@ def _cmd_run(args) -> int:
         case = case.with_snapshots(stride or case.snapshots or auto_stride(case))
     out = Path(args.out) if args.out is not None else default_output_dir(case)
     check_output_dir(out)  # a directory that cannot be written fails now, not after the run
-    with ProgressBar(case.name, case.end_time, enabled=not args.quiet) as bar:
-        result = run(case, progress=bar.update)
     extra = ((write_history_csv,) if args.csv else ()) + ((write_vtu,) if args.vtu is not None else ())
+    try:
+        with ProgressBar(case.name, case.end_time, enabled=not args.quiet) as bar:
+            result = run(case, progress=bar.update)
+    except ConvergenceError as exc:  # the converged steps are written, and the failure said (exit 1)
+        from fem2d.runs.failed import stopped_at
+
+        if getattr(exc, "result", None) is None:
+            raise
+        write_result(exc.result, out, extra=(write_history_csv,) if args.csv else ())
+        raise ConvergenceError(f"{exc}; {out} holds the converged steps, up to t = "
+                               f"{stopped_at(exc.result.histories):.9g} s") from None
     write_result(result, out, extra=extra)
     with said_on_interrupt(f"fem2d: interrupted; {out} was written"):
         return _said_run(args, case, result, out)

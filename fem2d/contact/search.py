@@ -25,8 +25,10 @@ circles (nearest centres first, a ball query where they cannot settle the
 closest segment; the same two queries on all point-centre distances for a
 zone of up to :data:`DENSE_CENTRES` pairs), not from an all-pairs loop. A point whose closest-point
 parameter falls outside :math:`[-1, 1]` on every candidate is *outside* the
-master: it is flagged, given an infinite gap and no normal, and never
-projected on an end of the master. A point facing no segment whose closest
+master: it is flagged, given an infinite gap and no normal, and not
+projected on an end of the master, unless it lies past that end by at most
+:data:`END_TOLERANCE` of the shortest slave edge and of the end segment
+(round-off, an elastic slip). A point facing no segment whose closest
 point is a node between two segments (beyond a convex kink of the master, such
 as the rim of the dent a disc presses into a block) projects on that node.
 
@@ -51,6 +53,15 @@ if TYPE_CHECKING:
 
 #: Tolerance on the local coordinate for "inside the segment".
 XI_TOLERANCE = 1e-9
+
+#: How far beyond an end of the master chain a point still projects on that end, as a share of
+#: the shortest slave edge and of the end segment, whichever is shorter (code_aster's
+#: TOLE_PROJ_EXT, 0.5 of the master segment by default there). A slave node at
+#: the master's end (two blocks of one length, matching meshes) slides past it by the elastic slip
+#: of penalty friction or the Poisson expansion of a softer slave: 4.7 mm past a 0.25 m segment
+#: in the patch test of a block with nu = 0.45 on a stiffer one; unpaired, it carried no force and
+#: its neighbours up to 50 % too much. Farther out, the node has left the master.
+END_TOLERANCE = 0.05
 
 
 def _second_derivative(kind: str) -> np.ndarray:
@@ -309,17 +320,21 @@ def project(
                 )
     lost = np.flatnonzero(~np.isfinite(best_dist))
     if len(lost):
-        _onto_kinks(conn, xs_all, points, lost, exclude, best_seg, best_xi, best_dist, best_foot)
+        _onto_kinks(conn, xs_all, points, lost, exclude, best_seg, best_xi, best_dist, best_foot, surface.end_reach)
     return finish_projection(surface, xs_all, points, best_seg, best_xi, best_dist, best_foot)
 
 
 def _onto_kinks(conn: np.ndarray, xs_all: np.ndarray, points: np.ndarray, rows: np.ndarray,
                 exclude: np.ndarray | None, seg: np.ndarray, xi: np.ndarray, dist: np.ndarray,
-                foot: np.ndarray) -> None:
+                foot: np.ndarray, end_reach: float = 0.0) -> None:
     """Points facing no segment whose closest point on the master is a node between two of its
     segments (the far side of a convex kink, such as the rim of a dent a disc presses into a
-    block) project on that node (xi = +-1 on a segment holding it), in place; only a point
-    whose closest point is an end of the master chain stays outside it."""
+    block) project on that node (xi = +-1 on a segment holding it), in place; so does a point
+    whose closest point is an end of the master chain when it lies beyond that end, along the
+    end segment, by at most ``end_reach`` (m; :attr:`MasterSurface.end_reach`) and
+    :data:`END_TOLERANCE` of the end segment's length, and within the segment's length of
+    the end node (the gap is then measured from the end node along the end segment's
+    normal). Only a point farther beyond an end of the master chain stays outside it."""
     ends = conn[:, :2]
     shared = np.bincount(ends.ravel())[ends] > 1  # (seg, end): a node of two segments, not a chain's end
     d = np.linalg.norm(points[rows][:, None, None, :] - xs_all[None, :, :2, :], axis=3)  # (rows, seg, end)
@@ -328,7 +343,17 @@ def _onto_kinks(conn: np.ndarray, xs_all: np.ndarray, points: np.ndarray, rows: 
         d = np.where(own[:, :, None], np.inf, d)
     flat = np.argmin(d.reshape(len(rows), -1), axis=1)
     s, e = np.divmod(flat, 2)
-    hit = shared[s, e] & np.isfinite(d[np.arange(len(rows)), s, e])
+    near = np.isfinite(d[np.arange(len(rows)), s, e])
+    # beyond a chain's end: the distance past it along the end segment (its chord), outwards
+    chord = xs_all[s, 1] - xs_all[s, 0]
+    length = np.linalg.norm(chord, axis=1)
+    outward = np.where((e == 1)[:, None], chord, -chord) / np.where(length > 0.0, length, 1.0)[:, None]
+    past = np.einsum("ij,ij->i", points[rows] - xs_all[s, e], outward)
+    # "at the end": within the surface's reach (a share of the slave edges: a master of one long
+    # segment must not reach far) and the same share of the end segment
+    reach = np.minimum(END_TOLERANCE * length, end_reach)
+    at_end = ~shared[s, e] & (past <= reach) & (d[np.arange(len(rows)), s, e] <= length)
+    hit = (shared[s, e] | at_end) & near
     r = rows[hit]
     seg[r], xi[r] = s[hit], np.where(e[hit] == 0, -1.0, 1.0)
     dist[r], foot[r] = d[np.arange(len(rows)), s, e][hit], xs_all[s[hit], e[hit]]

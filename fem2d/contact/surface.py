@@ -21,13 +21,14 @@ The projection of points on the surface is :mod:`fem2d.contact.search`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from fem2d.contact.problem import ContactZone
-from fem2d.contact.search import project
+from fem2d.contact.search import END_TOLERANCE, project
 from fem2d.errors import InputError
 from fem2d.fe.boundary import adjacent_cells
 from fem2d.mesh.mesh import CellBlock, Mesh
@@ -131,11 +132,27 @@ class MasterSurface:
     reuse: bool = True
     #: reusable searches of this surface (see :mod:`fem2d.contact.pairing`); not part of its value
     cache: dict = field(default_factory=dict, compare=False, repr=False)
+    #: how far (m) past an end of a master chain a point still projects on that end
+    #: (:data:`fem2d.contact.search.END_TOLERANCE` of the shortest slave edge; 0: not at all)
+    end_reach: float = 0.0
     #: radius of a ``"circle"`` surface (m); 0 for segments
     radius: float = 0.0
 
 
 def master_surface(zone: ContactZone, orientation: str = "auto") -> MasterSurface:
+    """The oriented master surface of a zone (see the module docstring), whose chain ends
+    reach :data:`~fem2d.contact.search.END_TOLERANCE` of the shortest slave edge beyond
+    them (a slave node at the master's end that slides past it by a little stays paired).
+    """
+    surface = _oriented_surface(zone, orientation)
+    if surface.kind == "circle" or not len(zone.slave_local):
+        return surface
+    ends = zone.reference[np.asarray(zone.slave_local)[:, :2]]
+    shortest = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).min())
+    return dataclasses.replace(surface, end_reach=END_TOLERANCE * shortest)
+
+
+def _oriented_surface(zone: ContactZone, orientation: str = "auto") -> MasterSurface:
     """The oriented master surface of a zone (see the module docstring).
 
     Parameters

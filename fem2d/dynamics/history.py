@@ -92,6 +92,9 @@ class DirectHistory:
     #: the scheme that ran: its numerical dissipation (:mod:`fem2d.dynamics.dissipation`) and,
     #: for the central difference, its energy of the half steps (None: neither)
     scheme: TimeScheme | None = None
+    #: per slave node, whether it is off its master at the start (None: not known): one that
+    #: faces its master there and is off it at the first record has left it (``n_left_master``)
+    outside_at_start: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         s = self.system
@@ -326,7 +329,9 @@ class DirectHistory:
             "penetration": np.maximum(0.0, -gap.min(axis=1)) if n else np.zeros(len(rows)),
             "normal_force": normal.sum(axis=1),
             "tangential_force": tangential.sum(axis=1),
-            "n_left_master": left_master_counts([entry[5] for entry in self._solutions]),
+            "n_left_master": left_master_counts(
+                [*([] if self.outside_at_start is None else [self.outside_at_start]),
+                 *(entry[5] for entry in self._solutions)])[0 if self.outside_at_start is None else 1:],
         }
         for name, values in reduced.items():  # records without a solution (the initial state): zeros
             out[name] = np.zeros(len(self._rows))

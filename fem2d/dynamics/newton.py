@@ -117,6 +117,12 @@ def remainder_free(system: System, u_free: np.ndarray, t: float, tangent: bool =
     return evaluation.remainder[system.free], evaluation
 
 
+def inverted(exc: Exception) -> str:
+    """What a step that turned cells inside out failed by: ``Newton (group 'BODY': 4 cell(s)
+    turned inside out ...)``, without the advice to cut the step (the driver cuts it)."""
+    return f"Newton ({str(exc).split('; cut the step')[0]})"
+
+
 class NewtonIterations:
     """The iterations of :mod:`this module <fem2d.dynamics.newton>` for one stepper, with the
     refactorised tangents it keeps per step size and its counts."""
@@ -168,8 +174,8 @@ class NewtonIterations:
         def remainder(du: np.ndarray, tangent: bool = False):
             try:
                 return remainder_free(s, state.u + du, t_new, tangent)
-            except InvertedCells:
-                raise StepFailed(np.inf, iterations, "Newton (a cell turned inside out)") from None
+            except InvertedCells as exc:
+                raise StepFailed(np.inf, iterations, inverted(exc)) from None
 
         iterations = 0
 
@@ -178,6 +184,8 @@ class NewtonIterations:
                 return self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping)
             except NumericalError:  # a tangent that is not positive definite (Cholesky) at this iterate
                 raise StepFailed(np.inf, iterations, "Newton (a singular tangent)") from None
+            except InvertedCells as exc:  # the tangent of a predicted state whose prescribed motion inverts a cell
+                raise StepFailed(np.inf, iterations, inverted(exc)) from None
 
         kept = self._tangents.peek(dt)
         factor, correction = (stepper.factor(dt), None) if kept is None else kept

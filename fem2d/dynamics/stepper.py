@@ -31,7 +31,7 @@ from fem2d.contact.problem import ContactSolution
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
 from fem2d.dynamics.effective import EffectiveMatrix
 from fem2d.dynamics.events import EventLocator
-from fem2d.dynamics.newton import NewtonIterations, remainder_free
+from fem2d.dynamics.newton import NewtonIterations, inverted, remainder_free
 from fem2d.dynamics.schemes import TimeScheme
 from fem2d.dynamics.stepsizes import CAPACITY, StepSizeCache
 from fem2d.dynamics.stickslip import StickSlipLocator
@@ -65,6 +65,8 @@ class Counters:
 
     steps: int = 0
     cuts: int = 0
+    #: of the cuts, those of steps that turned cells inside out
+    inversion_cuts: int = 0
     newton_iterations: int = 0
     factorizations: int = 0
     refactorizations: int = 0
@@ -262,7 +264,13 @@ class NewmarkStepper:
         rhs = self.force_free(t0) - s.K_free @ u - (s.C_free @ v if s.C_free is not None else 0.0)
         remainder = None
         if s.nonlinear is not None:
-            remainder, _ = remainder_free(s, u, t0)
+            from fem2d.fe.response import InvertedCells  # with the bodies that need it
+
+            try:
+                remainder, _ = remainder_free(s, u, t0)
+            except InvertedCells as exc:  # nothing to cut: the prescribed or initial state itself
+                raise ConvergenceError(f"the state at t = {t0:g} s turns cells inside out ({inverted(exc)[8:-1]}): "
+                                       "the displacements prescribed or given there crush the body") from None
             rhs -= remainder
         a = self.scheme.initial_acceleration(s, v, rhs, self.backend)
         contact = self.contact.initial_state() if self.contact is not None else None
@@ -367,6 +375,8 @@ def march(
     if n_steps < 1 or abs(t0 + n_steps * dt - t_end) > 1e-9 * max(1.0, abs(t_end)):
         n_steps = int(np.ceil((t_end - t0) / dt - 1e-9))
 
+    inversions: list[tuple[float, str]] = []  # (t, what) of the steps cut because cells turned inside out
+
     def advance(
         current: StepState, t_target: float, h: float, locate: bool = True, t_next: float | None = None
     ) -> StepState:
@@ -375,10 +385,18 @@ def march(
         except StepFailed as failure:
             sub = h / cut_factor
             if sub < min_dt * (1 - 1e-12):
+                crushed = ""
+                if inversions and "inside out" not in failure.what:  # the cause, seen on a longer step
+                    t_seen, what = inversions[-1]
+                    crushed = (f"; on a longer step from t = {t_seen:.6g} s, {what}: the load likely crushes the "
+                               "body there")
                 raise ConvergenceError(
                     f"no convergence at t = {current.t:.9g} s even with dt = {h:.3g} s (min_dt = {min_dt:g}): "
-                    f"{failure.what} residual {failure.residual:.3e} after {failure.iterations} iterations"
+                    f"{failure.what} residual {failure.residual:.3e} after {failure.iterations} iterations{crushed}"
                 ) from None
+            if "inside out" in failure.what:
+                inversions.append((current.t, failure.what.removeprefix("Newton (").removesuffix(")")))
+                stepper.counters.inversion_cuts += 1
             stepper.counters.cuts += 1
             t_start = current.t
             for i in range(1, cut_factor + 1):

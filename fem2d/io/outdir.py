@@ -17,16 +17,21 @@ one entry at a time, ``result.json`` and the manifest last
   rename undoes the ones before it; a writer killed in the middle of its swap has
   it finished by the next writer, which acts only while the manifest is still the
   one the killed writer found (a plan is never applied twice, nor after a later
-  run). Two writers take turns under a lock on the directory (``flock``).
+  run). Two writers take turns under a lock on the directory (``flock``, taken only
+  to write: :mod:`fem2d.io.dirlock`, which says when it waits and gives up after a
+  minute).
+- **Staging folders.** A staging folder is fem2d's only when it holds the marker
+  :data:`STAGE_MARKER` with the process id and the random token of its name
+  (``.fem2d-stage-PID-TOKEN``); a folder of the user's named alike is never removed.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import fnmatch
 import json
 import os
+import secrets
 import shutil
 import signal
 import tempfile
@@ -34,6 +39,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from fem2d.errors import OutputError
+from fem2d.io.dirlock import directory_lock
 from fem2d.io.files import _follow_umask, _output_error
 
 #: Names a run writes into its directory (``history.npz``, ``NAME.pvd``, the ``vtu`` folder, ...).
@@ -44,6 +50,9 @@ MANIFEST = ".fem2d-outputs.json"
 
 #: The prefix of a run's staging directory, made inside the output directory.
 STAGE_PREFIX = ".fem2d-stage-"
+
+#: In a staging directory: ``{"pid": PID, "token": TOKEN}``, the two parts of its name.
+STAGE_MARKER = ".fem2d-stage.json"
 
 _COMPLETE = ".complete"  # in a staging directory: its outputs are whole, and the plan of the swap
 _TRASH = ".replaced"  # in a staging directory: the previous run's entries, removed with it
@@ -129,9 +138,14 @@ def check_output_dir(path: str | os.PathLike) -> Path:
     rather than after the whole computation. A folder or link of the user's named
     like an output every run may write (``vtu``, ``result.json``, ...) is refused now too.
     """
+    if "\0" in os.fspath(path):
+        raise OutputError(f"{os.fspath(path)!r}: a name with a NUL character; expected a directory name")
     path = Path(path)
     if path.exists() and not path.is_dir():
         raise OutputError(f"{path}: is a file; expected an output directory")
+    if path.is_symlink() and not path.exists():  # dangling, or a loop of links
+        raise OutputError(f"{path}: a link that leads to no directory (its target is missing, or the links loop); "
+                          "expected an output directory")
     try:
         path.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".fem2d-probe-", dir=path)
@@ -154,27 +168,6 @@ def check_output_dir(path: str | os.PathLike) -> Path:
 
 
 @contextlib.contextmanager
-def _locked(out: Path) -> Iterator[bool]:
-    """Hold an exclusive lock on the directory ``out`` (``flock``): a second writer
-    into the same directory waits until the first has put its files in place.
-    Yields whether the lock is held (not on a file system without locks)."""
-    try:
-        fd = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        yield False
-        return
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            held = True
-        except OSError:  # ENOLCK (some network file systems)
-            held = False
-        yield held
-    finally:
-        os.close(fd)  # releases the lock
-
-
-@contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM wait while the entries are swapped (a few renames)."""
     held = {signal.SIGINT, signal.SIGTERM}
@@ -194,16 +187,19 @@ class _Staging:
 
     def __init__(self, out: Path) -> None:
         self.out = out
-        self.dir = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=out))
+        pid, token = os.getpid(), secrets.token_hex(8)
+        self.dir = out / f"{STAGE_PREFIX}{pid}-{token}"
+        self.dir.mkdir(mode=0o700)
         try:
             _follow_umask(self.dir, directory=True)
+            (self.dir / STAGE_MARKER).write_text(json.dumps({"pid": pid, "token": token}) + "\n", encoding="utf-8")
         except BaseException:  # interrupted right here: the new directory must not stay behind
             self.discard()
             raise
 
     def commit(self) -> None:
         out, stage = self.out, self.dir
-        new = sorted(e for e in os.listdir(stage) if e not in (_COMPLETE, _TRASH, MANIFEST))
+        new = sorted(e for e in os.listdir(stage) if e not in (_COMPLETE, _TRASH, MANIFEST, STAGE_MARKER))
         for entry in new:
             if not (_bare(entry) and _is_output(entry)):
                 raise OutputError(f"{stage / entry}: not one of fem2d's output names {list(RUN_OUTPUTS)}")
@@ -266,16 +262,43 @@ def _valid_plan(plan: object) -> bool:
             and all(_bare(a) and (_is_output(a) or a == MANIFEST) for a in add))
 
 
+def _stage_pid(stage: Path) -> int | None:
+    """The process id of the fem2d writer that made the staging directory ``stage``, or None
+    when fem2d cannot prove it made it: a real folder of this user, named
+    ``.fem2d-stage-PID-TOKEN``, whose marker holds that PID and TOKEN."""
+    name = stage.name
+    if not name.startswith(STAGE_PREFIX) or stage.is_symlink() or not stage.is_dir():
+        return None
+    try:
+        if os.lstat(stage).st_uid != os.getuid():
+            return None
+        marker = json.loads((stage / STAGE_MARKER).read_text(encoding="utf-8"))
+        pid, token = marker["pid"], marker["token"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not (isinstance(pid, int) and isinstance(token, str) and name == f"{STAGE_PREFIX}{pid}-{token}"):
+        return None
+    return pid
+
+
+def staging_pids(out: Path) -> list[int]:
+    """The process ids of the fem2d writers whose staging directories are in ``out``."""
+    try:
+        entries = os.listdir(out)
+    except OSError:
+        return []
+    return [pid for entry in entries if (pid := _stage_pid(out / entry)) is not None]
+
+
 def _recover(out: Path) -> None:
     """Under the directory's lock, every other staging directory was left by a writer
     that died. One whose swap had begun (its plan written) while the manifest is still
     the one its plan found is finished; every such directory is then removed. Only
-    staging directories of this user are touched: the user's files never enter them."""
+    staging directories fem2d can prove it made (:func:`_stage_pid`) are touched: the
+    user's files never enter them, and a user's folder named alike is left alone."""
     for entry in os.listdir(out):
         stage = out / entry
-        if not entry.startswith(STAGE_PREFIX) or stage.is_symlink() or not stage.is_dir():
-            continue
-        if os.lstat(stage).st_uid != os.getuid():
+        if _stage_pid(stage) is None:
             continue
         try:
             plan = json.loads((stage / _COMPLETE).read_text(encoding="utf-8"))
@@ -308,6 +331,8 @@ def replaced_together(out_dir: str | os.PathLike) -> Iterator[Path]:
     >>> sorted(p.name for p in out.iterdir())
     ['.fem2d-outputs.json', 'notes.txt', 'result.json']
     """
+    if "\0" in os.fspath(out_dir):
+        raise OutputError(f"{os.fspath(out_dir)!r}: a name with a NUL character; expected a directory name")
     out = Path(out_dir)
     try:
         if out.exists() and not out.is_dir():
@@ -315,7 +340,7 @@ def replaced_together(out_dir: str | os.PathLike) -> Iterator[Path]:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _output_error(out, exc) from None
-    with _locked(out) as held:
+    with directory_lock(out, staging_pids) as held:
         try:
             if held:  # without the lock another writer's staging directory may be alive
                 _recover(out)

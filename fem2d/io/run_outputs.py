@@ -90,5 +90,15 @@ def plot_run(result, directory: str | os.PathLike | None = None, which: Iterable
         if unknown:
             raise InputError(f"plot: no figure named {', '.join(map(repr, unknown))} "
                              f"(one of {', '.join(FIGURES)})")
+    from fem2d.errors import OutputError
+    from fem2d.io.files import _output_error
+
+    if directory is not None and "\0" in os.fspath(directory):
+        raise OutputError(f"{os.fspath(directory)!r}: a name with a NUL character; expected a directory name")
     out = Path(directory) if directory is not None else Path(tempfile.mkdtemp(prefix="fem2d-figures-"))
-    return [path for _, path in run_figures(record_of_run(result), out, which)]
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{out}: is a file; expected a directory for the figures")
+    try:  # a read-only place or a full disk: an OutputError naming it, as Result.write's
+        return [path for _, path in run_figures(record_of_run(result), out, which)]
+    except OSError as exc:
+        raise _output_error(out, exc) from None

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from fem2d.errors import MeshError
+from fem2d.mesh.limits import check_cells, check_coordinate, check_length
 from fem2d.mesh.mesh import NODES_PER_CELL, SURFACE_KINDS, CellBlock, Mesh, compact
 from fem2d.mesh.orientation import counter_clockwise
 
@@ -87,6 +88,11 @@ def _mesh_with_gmsh(build: Callable, element: str, source: str) -> Mesh:
                 gmsh.option.setNumber("Mesh.SecondOrderIncomplete", int(element == "quad8"))
                 gmsh.model.mesh.setOrder(2)
             return _read_gmsh_model(gmsh, source)
+        except Exception as exc:
+            if type(exc) is not Exception:  # gmsh raises bare Exceptions; ours and Python's pass through
+                raise
+            raise MeshError(f"{source}: gmsh could not mesh it ({' '.join(str(exc).split()) or 'no reason given'})"
+                            ) from None
         finally:
             gmsh.finalize()
 
@@ -182,11 +188,11 @@ def sliding_block(
         counts[name] = (pair[0] * 2**refine, pair[1] * 2**refine)
     lengths = {"support_length": support_length, "block_width": block_width, "block_height": block_height}
     for name, value in lengths.items():
-        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-            raise MeshError(f"sliding_block: {name} must be a positive length (m), got {value!r}")
+        check_length("sliding_block", name, value)
+    (bx, by), (sx, sy) = counts["block_cells"], counts["support_cells"]
+    check_cells("sliding_block", "block_cells and support_cells (with refine)", bx * by + sx * sy)
     if support_length <= block_width:
         raise MeshError(f"sliding_block: support_length = {support_length} m must exceed block_width = {block_width} m")
-    (bx, by), (sx, sy) = counts["block_cells"], counts["support_cells"]
     w, h = float(block_width), float(block_height)
 
     def build(gmsh):
@@ -228,12 +234,18 @@ def rectangle(
     direction) with groups BODY, BOTTOM, RIGHT, TOP, LEFT, the corner nodes
     SW, SE, NE, NW and, when it is a node, the centre of the right edge, EAST
     (a cantilever, a patch-test domain...)."""
-    if not (isinstance(nx, int) and isinstance(ny, int)) or nx < 1 or ny < 1 or length <= 0 or height <= 0:
-        raise MeshError(f"rectangle: need positive sizes and integer cell counts, got {length}x{height}, {nx}x{ny}")
+    length, height = check_length("rectangle", "length", length), check_length("rectangle", "height", height)
+    for name, value in (("nx", nx), ("ny", ny)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise MeshError(f"rectangle: {name} must be an integer >= 1, got {value!r}")
     if not isinstance(refine, int) or not 0 <= refine <= 8:
         raise MeshError(f"rectangle: refine must be an integer in 0..8, got {refine!r}")
     nx, ny = nx * 2**refine, ny * 2**refine
-    x0, y0 = origin
+    check_cells("rectangle", "nx and ny (with refine)", nx * ny)
+    if not isinstance(origin, tuple | list) or len(origin) != 2:
+        raise MeshError(f"rectangle: origin must be two coordinates (m), got {origin!r}")
+    x0, y0 = (check_coordinate("rectangle", "origin", value) for value in origin)
+    check_coordinate("rectangle", "origin", abs(x0) + length + abs(y0) + height)
 
     def build(gmsh):
         corners, edges, surface = _structured_rectangle(gmsh, x0, y0, x0 + length, y0 + height, nx, ny)
@@ -257,6 +269,7 @@ def single_node(element: str = "quad4", refine: int = 0, x: float = 0.0, y: floa
     """One node (group ``name``) for discrete models such as SDND104 and
     SDND101 (code_aster's single POI1 mesh); ``element`` and ``refine`` are
     accepted for uniformity and ignored."""
+    x, y = check_coordinate("single_node", "x", x), check_coordinate("single_node", "y", y)
     return Mesh(np.array([[x, y]]), {name: CellBlock("point", np.array([[0]]))}, f"single_node({name})")
 
 
@@ -288,15 +301,21 @@ def bars(
     ``bars(lengths=[1, 1])``, a bar dropped on the ground
     ``bars(walls="start", wall_gap=h, vertical=True)``.
     """
-    lengths = [float(x) for x in lengths]
-    gaps = [float(g) for g in gaps] or [0.0] * (len(lengths) - 1)
-    if not lengths or min(lengths) <= 0 or height <= 0 or len(gaps) != len(lengths) - 1 or min(gaps, default=0) < 0:
+    if not isinstance(lengths, tuple | list) or not isinstance(gaps, tuple | list):
+        raise MeshError(f"bars: lengths and gaps must be lists of lengths (m), got {lengths!r}, {gaps!r}")
+    lengths = [check_length("bars", "lengths", x) for x in lengths]
+    height = check_length("bars", "height", height)
+    gaps = [check_coordinate("bars", "gaps", g) for g in gaps] or [0.0] * (len(lengths) - 1)
+    wall_gap = check_coordinate("bars", "wall_gap", wall_gap)
+    if not lengths or len(gaps) != len(lengths) - 1 or min(gaps, default=0) < 0:
         raise MeshError(f"bars: need positive lengths and height and one gap >= 0 between bars, got {lengths}, {gaps}")
     if walls not in ("none", "start", "end", "both") or wall_gap < 0:
         raise MeshError(f"bars: walls must be none, start, end or both and wall_gap >= 0, got {walls!r}, {wall_gap}")
     if not isinstance(cells, int) or cells < 1 or not isinstance(refine, int) or not 0 <= refine <= 8:
         raise MeshError(f"bars: cells must be a positive integer and refine in 0..8, got {cells}, {refine}")
     per_length = cells * 2**refine
+    check_coordinate("bars", "lengths", sum(lengths) + sum(gaps) + wall_gap + 2 * height)
+    check_cells("bars", "cells (per unit length, with refine)", sum(max(1, round(per_length * x)) for x in lengths))
 
     def build(gmsh):
         add, x = gmsh.model.addPhysicalGroup, 0.0

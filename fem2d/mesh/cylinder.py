@@ -17,14 +17,25 @@ The rim :math:`r = a` is a node, the punch's face exactly ``cells_under`` cells.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from fem2d.errors import MeshError
+from fem2d.mesh.limits import check_cells
 from fem2d.mesh.mesh import Mesh
 from fem2d.mesh.sector import _check, _Grid
 
 #: the fine zone's extent, in punch radii: along the radius and in depth
 FINE_RADIUS, FINE_DEPTH = 1.25, 0.5
+
+
+def _line_cells(h: float, fine: float, size: float, growth: float) -> float:
+    """About how many steps :func:`graded_line` takes (an upper bound, without making them)."""
+    beyond = max(size - fine, 0.0)
+    if growth == 1.0:
+        return fine / h + beyond / h + 2
+    return fine / h + math.log1p(beyond / h * (growth - 1.0)) / math.log(growth) + 2
 
 
 def graded_line(h: float, fine: float, size: float, growth: float) -> np.ndarray:
@@ -86,6 +97,9 @@ def graded_cylinder(
     n = cells_under * 2**refine
     rate = float(growth) ** (1.0 / 2**refine)
     h = a / n
+    across = _line_cells(h, FINE_RADIUS * a, float(radius), rate)
+    check_cells("graded_cylinder", "cells_under, growth, radius and height (with refine)",
+                across * _line_cells(h, FINE_DEPTH * a, float(height), rate))
     xs = graded_line(h, FINE_RADIUS * a, float(radius), rate)
     xs[n] = a  # the rim exactly
     ys = 0.0 - graded_line(h, FINE_DEPTH * a, float(height), rate)[::-1]

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from fem2d.errors import MeshError
+from fem2d.mesh.limits import check_cells, check_length
 from fem2d.mesh.mesh import CellBlock, Mesh
 
 
@@ -91,16 +92,17 @@ def half_disc(
     source = f"half_disc(radius={radius}, cells={cells}, radial_cells={radial_cells}, focus={focus})"
     if element not in ("quad4", "quad8"):
         raise MeshError(f"{source}: element must be 'quad4' or 'quad8', got {element!r}")
-    if not (isinstance(radius, float | int) and np.isfinite(radius) and radius > 0):
-        raise MeshError(f"half_disc: radius must be a length > 0, got {radius!r}")
+    check_length("half_disc", "radius", radius)
     for name, value in (("cells", cells), ("radial_cells", radial_cells)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise MeshError(f"half_disc: {name} must be an integer >= 1, got {value!r}")
-    if isinstance(focus, bool) or not (isinstance(focus, float | int) and 0.0 < focus < 0.5):
-        raise MeshError(f"half_disc: focus must be a fraction of the radius in (0, 0.5), got {focus!r}")
+    if isinstance(focus, bool) or not (isinstance(focus, float | int) and 1e-6 <= focus < 0.5):
+        # (below 1e-6 the grading's growth rate has no solution in double precision)
+        raise MeshError(f"half_disc: focus must be a fraction of the radius in [1e-6, 0.5), got {focus!r}")
     if isinstance(refine, bool) or not isinstance(refine, int) or not 0 <= refine <= 8:
         raise MeshError(f"half_disc: refine must be an integer in 0..8, got {refine!r}")
     nx, ny = 2 * cells * 2**refine, radial_cells * 2**refine
+    check_cells("half_disc", "cells and radial_cells (with refine)", nx * ny)
     order = 2 if element == "quad8" else 1
     # parameters of the grid's nodes (quad8: the mid-side nodes from the map at the parameter midpoints)
     # parameters: xi = +-sqrt(2) x / R near the contact point, eta + 1 = y / R on the axis

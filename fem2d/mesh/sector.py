@@ -26,6 +26,7 @@ from collections.abc import Callable
 import numpy as np
 
 from fem2d.errors import MeshError
+from fem2d.mesh.limits import check_cells, check_length
 from fem2d.mesh.mesh import CellBlock, Mesh
 
 SECTOR_ELEMENTS = ("quad4", "quad8")
@@ -41,8 +42,11 @@ def _check(source: str, element: str, refine: int, counts: dict[str, int], lengt
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise MeshError(f"{name}: {key} must be an integer >= 1, got {value!r}")
     for key, value in lengths.items():
-        if isinstance(value, bool) or not (isinstance(value, float | int) and np.isfinite(value) and value > 0):
-            raise MeshError(f"{name}: {key} must be a positive number, got {value!r}")
+        if key == "angle":
+            if isinstance(value, bool) or not (isinstance(value, float | int) and np.isfinite(value) and value > 0):
+                raise MeshError(f"{name}: {key} must be a positive number, got {value!r}")
+        else:
+            check_length(name, key, value)
 
 
 class _Grid:
@@ -115,6 +119,7 @@ def annulus_sector(
         raise MeshError(f"annulus_sector: inner_radius = {inner_radius} must be below outer_radius = {outer_radius}")
     if not angle <= 180.0:
         raise MeshError(f"annulus_sector: angle must be in (0, 180] degrees, got {angle!r}")
+    check_cells("annulus_sector", "radial_cells and arc_cells (with refine)", radial_cells * arc_cells * 4**refine)
     a, b, span = float(inner_radius), float(outer_radius), np.radians(float(angle))
 
     def xy(rho, theta):
@@ -157,6 +162,7 @@ def quarter_disc(element: str = "quad4", refine: int = 0, radius: float = 1.0, c
     """
     source = f"quarter_disc(radius={radius}, cells={cells})"
     _check(source, element, refine, {"cells": cells}, {"radius": radius})
+    check_cells("quarter_disc", "cells (with refine)", cells**2 * 4**refine)
     R = float(radius)
 
     def xy(xi, eta):

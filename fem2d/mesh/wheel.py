@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from fem2d.errors import MeshError
+from fem2d.mesh.limits import check_cells, check_length
 from fem2d.mesh.mesh import CellBlock, Mesh
 
 #: Half-width of the central square, as a fraction of the radius.
@@ -84,11 +85,12 @@ def disc(element: str = "quad4", refine: int = 0, radius: float = 1.0, cells: in
         raise MeshError(f"{source}: element must be 'quad4' or 'quad8', got {element!r}")
     if isinstance(refine, bool) or not isinstance(refine, int) or not 0 <= refine <= 8:
         raise MeshError(f"disc: refine must be an integer in 0..8, got {refine!r}")
-    if isinstance(radius, bool) or not (isinstance(radius, float | int) and np.isfinite(radius) and radius > 0):
-        raise MeshError(f"disc: radius must be a length > 0, got {radius!r}")
+    check_length("disc", "radius", radius)
     _positive_int("cells", cells, even=True)
     if rings is not None:
         _positive_int("rings", rings)
+    check_cells("disc", "cells and rings (with refine)", cells * (cells + 4 * (cells // 2 if rings is None else rings))
+                * 4**refine)
     R, o = float(radius), 2 if element == "quad8" else 1
     n = o * cells * 2**refine  # grid intervals along a side of the square (QUAD8: mid-side nodes too)
     m = o * (cells // 2 if rings is None else rings) * 2**refine  # from the square to the rim

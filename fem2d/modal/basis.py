@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fem2d.errors import NumericalError
 from fem2d.modal.shocks import Obstacle
 from fem2d.model.timefunctions import TimeFunction
 
@@ -120,7 +121,12 @@ def modal_basis(K, M, n_modes: int, sigma: float | None = None, dense_max: int =
         if sigma is None:
             sigma = -1e-6 * float(abs(Ks.diagonal()).mean()) / float(abs(Ms.diagonal()).mean())
         # a fixed start vector makes the modes reproducible from run to run
-        lam, vec = spla.eigsh(Ks, k=n_modes, M=Ms, sigma=sigma, which="LM", v0=np.ones(n))
+        try:
+            lam, vec = spla.eigsh(Ks, k=n_modes, M=Ms, sigma=sigma, which="LM", v0=np.ones(n))
+        except RuntimeError as exc:  # SuperLU inside the shift-invert: "Factor is exactly singular"
+            raise NumericalError(f"the natural modes cannot be computed: the shifted stiffness is singular "
+                                 f"({' '.join(str(exc).split())}); likely cause: a stiffness or mass far out of "
+                                 "scale (materials[].E, materials[].rho)") from None
         order = np.argsort(lam)
         lam, vec = lam[order], vec[:, order]
     idx = np.argmax(np.abs(vec), axis=0)

@@ -19,6 +19,7 @@ from fem2d.fe import (
     stiffness_matrices,
 )
 from fem2d.fe.bbar import bbar_cell_nodal_stresses, bbar_stiffness_matrices, bbar_support
+from fem2d.fe.fbar_layers import one_cell_thick
 from fem2d.mesh.mesh import Mesh
 from fem2d.model.groups import blocks_of
 
@@ -291,7 +292,11 @@ class Body:
         (n_cells, 2 nn, 2 nn) twice and (n_cells, 2 nn)."""
         lumping = "lumped" if self.lumped_mass else "consistent"
         out = []
-        for block in blocks_of(mesh, self, "group", self.group, dimension=2):
+        blocks = blocks_of(mesh, self, "group", self.group, dimension=2)
+        if self.volumetric == "bbar" and self.kinematics == "finite" and (why := one_cell_thick(blocks)) is not None:
+            raise ModelError(self, "volumetric", f"group {self.group!r}: F-bar (\"bbar\" with \"finite\" kinematics): "
+                                                 f"{why}")
+        for block in blocks:
             if block.kind == "tri3" and self.nu > TRI3_NU_LIMIT and self.hypothesis != "plane_stress":
                 raise ModelError(self, "nu", f"{self.nu!r} on the TRI3 cells of group {self.group!r}: above "
                                              f"{TRI3_NU_LIMIT} TRI3 cells lock (their displacements come out far too "

@@ -3,12 +3,13 @@ AFFE_CHAR_MECA with FONC_MULT): :math:`f(t) = g(t)\, F`."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from fem2d.errors import ModelError
+from fem2d.errors import ModelError, expect_real
 from fem2d.fe import body_force_load, point_force_load, pressure_load, traction_load
 from fem2d.mesh.mesh import Mesh
 from fem2d.model.groups import blocks_of, group_of, nodes_of
@@ -37,6 +38,12 @@ class Pressure:
     group: str
     value: float
     function: TimeFunction = field(default_factory=Constant)
+
+    def __post_init__(self) -> None:
+        value = expect_real(self, "value", self.value, "a pressure (Pa)")
+        if not math.isfinite(value):
+            raise ModelError(self, "value", f"expected a finite pressure (Pa), got {self.value!r}")
+        object.__setattr__(self, "value", value)
 
     def assemble(self, mesh: Mesh, thickness: float, axisymmetric: bool = False) -> Load:
         """The load vector (N, all dofs; the whole ring's when ``axisymmetric``) and its time function."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from fem2d.errors import ModelError
+from fem2d.errors import ModelError, expect_instance
 from fem2d.fe import assemble_dense_matrix, assemble_matrix
 from fem2d.mesh.mesh import CellBlock, Mesh
 from fem2d.model.bodies import Body
@@ -71,6 +71,12 @@ class Model:
     masses: Sequence[PointMass] = ()
     initial: Sequence[InitialCondition] = ()
     contacts: Sequence[Contact] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        expect_instance(self, "mesh", self.mesh, Mesh, "a fem2d.mesh.Mesh (a builder's, or read_mesh(path))")
+        for f in dataclasses.fields(self):
+            if f.name != "mesh":
+                expect_instance(self, f.name, getattr(self, f.name), list | tuple, "a list")
 
     def snapshot(self) -> Model:
         """A copy holding its own tuples of the same objects (and the same mesh): what a

@@ -12,6 +12,8 @@ from typing import Protocol
 
 import numpy as np
 
+from fem2d.errors import ModelError
+
 
 class TimeFunction(Protocol):
     """What multiplies a load: ``g(t)`` (dimensionless) at the time ``t`` (s)."""
@@ -47,12 +49,18 @@ class PiecewiseLinear:
     values: tuple[float, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "t", tuple(float(x) for x in self.t))
-        object.__setattr__(self, "values", tuple(float(x) for x in self.values))
+        for name in ("t", "values"):
+            try:
+                numbers = tuple(float(x) for x in getattr(self, name))
+            except (TypeError, ValueError):
+                raise ModelError(self, name, f"expected a sequence of numbers, got {getattr(self, name)!r}") from None
+            if not all(math.isfinite(x) for x in numbers):
+                raise ModelError(self, name, f"expected finite numbers, got {numbers}")
+            object.__setattr__(self, name, numbers)
         if len(self.t) != len(self.values) or not len(self.t):
-            raise ValueError("piecewise_linear: t and values must have the same, non-zero length")
+            raise ModelError(self, "values", "t and values must have the same, non-zero length")
         if np.any(np.diff(self.t) <= 0):
-            raise ValueError("piecewise_linear: t must be strictly increasing")
+            raise ModelError(self, "t", "t must be strictly increasing")
 
     def __call__(self, t: float) -> float:
         return float(np.interp(t, self.t, self.values))

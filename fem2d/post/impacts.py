@@ -114,7 +114,10 @@ def impact_statistics(
         weights[-1] = 0.5 * (tw[-1] - tw[-2])
     else:
         weights[:] = 0.0
-    n_rest = int(round(rest / float(np.median(np.diff(tw))))) if (rest > 0.0 and n > 1) else 0
+    n_rest = 0
+    if rest > 0.0 and n > 1:  # samples of a quiet gap; at most the window's (a longer one merges every impact)
+        step = float(np.median(np.diff(tw)))
+        n_rest = int(round(min(rest / step, n))) if step > 0.0 else n
     edges = np.diff(above.astype(np.int8))
     starts = list(np.nonzero(edges == 1)[0] + 1)
     ends = list(np.nonzero(edges == -1)[0] + 1)  # first sample back below

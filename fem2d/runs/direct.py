@@ -44,6 +44,8 @@ from fem2d.post.extrema import rest_note
 from fem2d.post.pressure import pressure_quantities, pressure_rows, slave_displacements
 from fem2d.runs.advice import DAMP_CHATTER, FRICTION_TO_AUTO, TO_AUTO, chatter_remedy, energy_remedy
 from fem2d.runs.direct_quantities import direct_quantities, sliding_records
+from fem2d.runs.failed import converged_part
+from fem2d.runs.penetration import left_master_warnings, outside_at_start, penetration_warnings
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
 
@@ -312,6 +314,7 @@ class DirectAnalysis:
                                 stepper.mass_velocity,
                                 np.concatenate([zone.slave_nodes for zone in system.zones]) if any(current) else None,
                                 scheme)
+        history.outside_at_start = outside_at_start(system.zones)  # a node off its master after the 1st step: left
         reactions = self.report.reaction_dofs(system.mesh, system.fixed)
         measures = MeasureRecorder(system, self.report.body_nodes(system.mesh), scheme.mass(system), reactions,
                                    coupling.boundary_nodes if coupling is not None else None,
@@ -328,12 +331,15 @@ class DirectAnalysis:
         # a run that blows up stops at the next check, not at the end (about 512 checks a run)
         watch = StateWatch(every=int(self.stepping.end / self.stepping.dt) // 512, owner=type(self).__name__)
 
+        converged = [state]  # the last converged state (what a failed run's outputs end with)
+
         def on_step(previous: StepState, new: StepState) -> None:
             reported = rates.on_step(previous, new)
             history.on_step(previous, new, reported)
             measures.on_step(previous, reported)
             rotations.on_step(previous, reported)
             watch.on_step(new.t, new.u, reported.v)
+            converged[0] = new
 
         st = self.stepping
         if st.events and coupling is None:
@@ -352,10 +358,11 @@ class DirectAnalysis:
             )
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:
-            left = left_master_warnings(history.arrays(), self.model.mesh.source)
-            if left:  # the likely cause, said with the failure
-                raise ConvergenceError(f"{exc}; before that, {left[0]}") from None
-            raise
+            left = left_master_warnings(history.arrays(), self.model.mesh.source, system.zones)
+            # the likely cause, said with the failure; the converged steps kept with it
+            failure = ConvergenceError(f"{exc}; before that, {left[0]}") if left else exc
+            fields = DirectFields(self.model, system, converged[0], report_dof)
+            raise converged_part(failure, fields, history.arrays()) from None
         series = history.arrays()
         measured = measures.arrays()
         if "work_motions" in measured:  # moving supports and obstacles work on the model: a term of the balance
@@ -395,6 +402,9 @@ class DirectAnalysis:
                            "body_tangent_updates": stepper.newton.tangent_updates})
         snapshots = history.snapshots() if history.snapshot_every else None
         final = rates.last if rates.last is not None and rates.last.t == final.t else final
+        if counters.inversion_cuts:  # said: the run went on, on shorter steps
+            notes.append(f"{counters.inversion_cuts} step(s) turned cells inside out and were cut into "
+                         f"{self.stepping.cut_factor} (the shorter steps converged)")
         return Integration(system, scheme, series, timing, final, report_dof, snapshots, notes, inherited)
 
     def quantities(self, system: System, series: dict[str, np.ndarray]) -> dict[str, float]:
@@ -469,8 +479,9 @@ class DirectAnalysis:
                                   self.report.impact_threshold,
                                   chatter_remedy(run.scheme, run.system.nonlinear is not None))[1]
         return [*run.inherited, *self.model.mesh.warnings, *self.model.volumetric_choices()[1],
-                *([] if warning is None else [warning]), *left_master_warnings(series, self.model.mesh.source), *turned,
-                *chattering]
+                *([] if warning is None else [warning]),
+                *left_master_warnings(series, self.model.mesh.source, run.system.zones), *turned,
+                *penetration_warnings(series, run.system.mesh.points, run.system.zones), *chattering]
 
 
 @dataclass
@@ -514,33 +525,3 @@ def zone_prefixes(system: System) -> list[str]:
     return [zone_prefix(zone.name) if len(system.zones) > 1 else "" for zone in system.zones]
 
 
-def left_master_warnings(series: dict[str, np.ndarray], mesh_source: str = "") -> list[str]:
-    """A warning when slave nodes went beyond the ends of their master surface during the
-    run, with the remedy that fits where the mesh came from (:func:`longer_master`)."""
-    left = series.get("n_left_master")
-    if left is None or not np.any(left > 0):
-        return []
-    first = int(np.argmax(left > 0))
-    return [
-        f"{int(left.max())} slave node(s) left their master surface (first at t = {series['time'][first]:.6g} s): "
-        f"contact is not enforced there; {longer_master(mesh_source)}"
-    ]
-
-
-def longer_master(mesh_source: str) -> str:
-    """How to make a master surface longer, for a mesh of ``mesh_source`` (a builder's
-    call, whose parameter says it, or a mesh file).
-
-    >>> longer_master("sliding_block(element='quad4', refine=0, support_length=20.0)")
-    'make the master longer (mesh.params.support_length)'
-    >>> longer_master("disc_block.msh")
-    'extend the master edge group in the mesh (disc_block.msh)'
-    """
-    from fem2d.mesh.builders import BUILDERS
-
-    builder = mesh_source.split("(", 1)[0]
-    if builder == "sliding_block":
-        return "make the master longer (mesh.params.support_length)"
-    if builder in BUILDERS and mesh_source.endswith(")"):
-        return "make the master longer"
-    return f"extend the master edge group in the mesh ({mesh_source})" if mesh_source else "make the master longer"

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 import fem2d
-from fem2d.errors import Fem2dError, Fem2dWarning, NumericalError, StrictRunError
+from fem2d.errors import ConvergenceError, Fem2dError, Fem2dWarning, NumericalError, StrictRunError
 from fem2d.io.files import atomic_path, write_csv, write_json, write_table_csv
 from fem2d.io.outdir import replaced_together
 
@@ -269,6 +269,11 @@ def run(
     except DivergenceError as exc:  # stopped during the march: the same error as after it, nothing written
         key, cause = likely_cause(case)
         raise NumericalError(": ".join(part for part in (case.where, key, f"{exc.finding}; {cause}") if part)) from None
+    except ConvergenceError as exc:  # a failed solve: its converged steps are the case's (fem2d.runs.failed)
+        if isinstance(getattr(exc, "result", None), Result):
+            exc.result = dataclasses.replace(exc.result, case=case, warnings=[*built.warnings, *exc.result.warnings],
+                                             timing={"wall_s": time.perf_counter() - start, **exc.result.timing})
+        raise
     except SystemExit as exc:  # a library that exits instead of raising: fem2d.run never does
         raise Fem2dError(f"{case.where}: a library stopped the run (exit status {exc.code})") from None
     except (np.linalg.LinAlgError, FloatingPointError, ZeroDivisionError) as exc:

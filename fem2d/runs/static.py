@@ -22,7 +22,7 @@ from fem2d.dynamics.coupling import ContactCoupling
 from fem2d.dynamics.schemes import StaticScheme, TimeScheme
 from fem2d.dynamics.static import StaticStepper, UnheldBody, free_modes
 from fem2d.dynamics.stepper import NewmarkStepper
-from fem2d.errors import ModelError
+from fem2d.errors import ConvergenceError, ModelError
 from fem2d.linalg.base import SolverBackend
 from fem2d.model.system import System
 from fem2d.post.energy import ENERGY_GREW
@@ -129,6 +129,12 @@ class StaticAnalysis(DirectAnalysis):
             result = super().compute(progress)
         except UnheldBody as exc:
             raise self._unheld(exc) from None
+        except ConvergenceError as exc:  # the levels it converged, as a static run's
+            if getattr(exc, "result", None) is not None:
+                exc.result.fields.static = True
+                for name in DYNAMIC_SERIES:
+                    exc.result.histories.pop(name, None)
+            raise
         result.fields.static = True
         result.quantities = {k: v for k, v in result.quantities.items() if not DYNAMIC_ONLY.search(k)}
         result.warnings = [w for w in result.warnings if not w.startswith(ENERGY_GREW)]
