@@ -59,63 +59,11 @@ def load_benchmark(name: str):
     return module
 
 
-#: the block: 0.2 x 0.1 m, E = 2e9 Pa, nu = 0.3, rho = 2000; 1e6 Pa on TOP ramped over 0.01 s,
-#: 8e5 Pa on LEFT ramped from 0.01 to 0.02 s (8e4 N/m > mu N = 6e4 N/m at mu = 0.3)
-PUSH_BLOCK = """
-[case]
-name = "push_block"
-kind = "direct"
-
-[mesh]
-geometry = "rectangle"
-element = "quad8"
-params = { length = 0.2, height = 0.1, nx = 8, ny = 4 }
-
-[model]
-hypothesis = "plane_strain"
-
-[[materials]]
-group = "BODY"
-E = 2.0e9
-nu = 0.3
-rho = 2000.0
-
-[[loads]]
-type = "pressure"
-group = "TOP"
-value = 1.0e6
-function = "press"
-
-[[loads]]
-type = "pressure"
-group = "LEFT"
-value = 8.0e5
-function = "push"
-
-[functions.press]
-type = "piecewise_linear"
-t = [0.0, 0.01]
-values = [0.0, 1.0]
-
-[functions.push]
-type = "piecewise_linear"
-t = [0.0, 0.01, 0.02]
-values = [0.0, 0.0, 1.0]
-
-[contact]
-slave = "BOTTOM"
-plane = { point = [0.0, 0.0], normal = [0.0, 1.0] }
-mu = 0.3
-
-[time]
-dt = 1.0e-4
-end = 0.05
-
-[report]
-node = "SW"
-component = "dx"
-at_times = [0.03, 0.05]
-"""
+#: A user's own case: a QUAD8 block 0.2 x 0.1 m (E = 2e9 Pa, nu = 0.3, rho = 2000) pressed on a
+#: rigid plane by 1e6 Pa ramped over 0.01 s, then pushed by 8e5 Pa on its left face ramped from
+#: 0.01 to 0.02 s (8e4 N/m > mu N = 6e4 N/m at mu = 0.3); only time.dt and time.end in [time].
+#: The benchmark of the time schemes on it holds the case.
+PUSH_BLOCK = load_benchmark("auto_scheme_battery").CASE
 
 
 @pytest.fixture(scope="session")
