@@ -18,10 +18,15 @@ level halves h). From the values ``f_L`` of a quantity at three or more levels:
 
       GCI_12 = Fs |e_21| / (r_21^p - 1),    e_21 = (f_1 - f_2) / f_1
 
-  and the error bar ``f_1 +- GCI_12 |f_1|``;
-* the asymptotic-range indicator ``GCI_23 / (r_21^p GCI_12)``, near 1 in the
-  asymptotic range. With exactly three levels in the range it is 1 by
-  construction (the order is fitted to those same levels): a fourth level tests it.
+  and the error bar ``f_1 +- GCI_12 |f_1|``. ``p`` there is the smaller of the fitted
+  order and the apparent order of the three finest levels: a fit that reaches coarse
+  levels overstates the order where higher-order terms still weigh, and the bar is the
+  finest level's;
+* the asymptotic-range indicator ``GCI_23 / (r_21^p GCI_12)`` with the fitted order
+  (the GCIs taken in the quantity's units, so that it does not depend on how far the
+  value is from 0), near 1 in the asymptotic range: said to hold within a factor 1.25.
+  With exactly three levels in the range it is 1 by construction (the order is fitted
+  to those same levels): a fourth level tests it.
 
 No order is made up: an oscillating sequence gets the bar ``Fs (max - min)`` of its
 three finest values and no order, a diverging one no bar at all. With two levels
@@ -167,20 +172,26 @@ def convergence(levels: Sequence[int], values: Sequence[float | None], formal_or
                           "of the three finest values")
     start = _asymptotic_start(d)
     fit = lv[start:]
-    h = ratio ** -fit.astype(float)
-    p, f0 = fit_power_law(h, f[start:])
-    band = float(FS_THREE * abs(d[-1]) / (r[-1] ** p - 1))
-    gci_23 = FS_THREE * abs(d[-2] / f[-2]) / (r[-2] ** p - 1)
-    gci_12 = _rel(band, f1)
-    indicator = float(gci_23 / (r[-1] ** p * gci_12)) if gci_12 else None
+    h = ratio ** -lv.astype(float)
+    p, f0 = fit_power_law(h[start:], f[start:])
+    # the bar holds at the finest level, where the order of its own three levels applies: the smaller
+    # of the two (a fit over coarser levels overstates it when higher-order terms still weigh)
+    p_bar = min(p, fit_power_law(h[-3:], f[-3:])[0])
+    band = float(FS_THREE * abs(d[-1]) / (r[-1] ** p_bar - 1))
+    band_23 = FS_THREE * abs(d[-2]) / (r[-2] ** p - 1)
+    band_12 = FS_THREE * abs(d[-1]) / (r[-1] ** p - 1)
+    indicator = float(band_23 / (r[-1] ** p * band_12))
     tested = fit.size > 3
-    asymptotic = bool(indicator is not None and 1 / INDICATOR_BAND <= indicator <= INDICATOR_BAND) if tested else None
+    asymptotic = bool(1 / INDICATOR_BAND <= indicator <= INDICATOR_BAND) if tested else None
     note = (f"order fitted over levels {fit[0]}-{fit[-1]}" if tested else
             f"three levels in the range ({fit[0]}-{fit[-1]}): the indicator is 1 by construction")
+    if p_bar < p:
+        note += f"; the bar takes the finest three levels' order {p_bar:.3g}"
     if tested and not asymptotic:
         note += "; the indicator is far from 1: not in the asymptotic range"
     return _with(base, kind="monotone", fit_levels=tuple(int(x) for x in fit), order=p, extrapolated=f0,
-                 band=band, gci=gci_12, safety_factor=FS_THREE, indicator=indicator, asymptotic=asymptotic, note=note)
+                 band=band, gci=_rel(band, f1), safety_factor=FS_THREE, indicator=indicator, asymptotic=asymptotic,
+                 note=note)
 
 
 def _rel(band: float, value: float) -> float | None:
