@@ -128,7 +128,7 @@ def test_a_reference_that_stops_holding_is_said_with_its_level_and_does_not_fail
     conv = study_convergence(records)
     said = reference_departures(records, conv)
     assert list(said) == ["q"] and "stops holding from level 2" in said["q"]
-    assert "while the levels converge (monotone) to 1.00002 +-" in said["q"]
+    assert "while the levels converge (monotone): the finest is 1.0000175 +-" in said["q"]
     assert verdict(records, said)[0] == 0 and verdict(records, {})[0] == 1
 
 

@@ -141,36 +141,45 @@ def _convergence_cells(c: Convergence) -> list[Any]:
 def reference_departures(records: Sequence[RunRecord], conv: dict[str, Convergence]) -> dict[str, str]:
     """Quantities whose reference stops holding as h falls: ``{name: one line}``.
 
-    A reference stops holding when its absolute error grows at every level from the
-    coarsest to the finest while the levels self-converge (``conv`` monotone or
-    mesh-converged): the levels tend to another value than the reference's model
-    (a rigid block's against an elastic block's motion). The level named is the first
-    whose error exceeds the strictest tolerance any level's check stated."""
+    A reference stops holding when the levels self-converge (``conv`` monotone or
+    mesh-converged) to a value whose error bar excludes the reference, and its absolute
+    error grows at every level from a level ``L0`` (whose check passed) to the finest:
+    the levels tend to another value than the reference's model (a rigid block's against
+    an elastic block's motion, the half-space theory against a finite disc). The line
+    names the first of those levels whose error exceeds the strictest tolerance any
+    level's check stated ("stops holding from level L"), else ``L0`` ("departs from the
+    levels from level L0")."""
     runs = sorted((r for r in records if r.error is None), key=level_of)
     out: dict[str, str] = {}
     for name, c in conv.items():
         checks = [_check(r, name) for r in runs]
-        if c.kind not in ("monotone", "mesh-converged") or len(runs) < 3 or any(k is None for k in checks):
+        if c.kind not in ("monotone", "mesh-converged") or c.band is None or len(runs) < 3 \
+                or any(k is None for k in checks):
             continue
         errors = np.array([_errors(k)[0] for k in checks], dtype=float)
-        if not np.all(np.isfinite(errors)) or not np.all(np.diff(errors) > 0):
+        if not np.all(np.isfinite(errors)) or not errors[-1] > errors[-2]:
+            continue
+        start = len(errors) - 2
+        while start > 0 and errors[start] > errors[start - 1]:
+            start -= 1
+        reference = checks[-1]["reference"]
+        distance = abs(c.value - reference)  # the bar is the finest level's
+        if distance <= c.band or not checks[start]["passed"]:
             continue
         tolerances = [k["tolerance"] * (abs(k["reference"]) if k["relative"] else 1.0) for k in checks]
         strict = min(tolerances)
-        above = [level_of(r) for r, e in zip(runs, errors) if e > strict]
-        if not above:
-            continue
-        source = checks[-1]["source"]
-        out[name] = (f"{name}: the reference ({source}) stops holding from level {above[0]}: its error grows with "
-                     f"refinement ({errors[0]:.2e} at level {level_of(runs[0])} to {errors[-1]:.2e} at level "
-                     f"{level_of(runs[-1])}, above {strict:.2g} from level {above[0]}) while the levels converge "
-                     f"({c.kind}) to {_bar(c)}")
+        tightest = checks[tolerances.index(strict)]
+        said = f"{tightest['tolerance']:g} {'rel' if tightest['relative'] else 'abs'}"
+        levels = [level_of(r) for r in runs]
+        above = [lv for lv, e in zip(levels[start:], errors[start:]) if e > strict]
+        verb = (f"stops holding from level {above[0]}" if above else
+                f"departs from the levels from level {levels[start]}")
+        beyond = f", above {said} from level {above[0]}" if above else f", within {said} at every level"
+        out[name] = (f"{name}: the reference ({checks[-1]['source']}) {verb}: its error grows with refinement "
+                     f"({errors[start]:.2e} at level {levels[start]} to {errors[-1]:.2e} at level {levels[-1]}"
+                     f"{beyond}) while the levels converge ({c.kind}): the finest is {c.value:.10g} +- "
+                     f"{c.band:.2g}, {distance:.2g} from it")
     return out
-
-
-def _bar(c: Convergence) -> str:
-    centre = c.value if c.kind == "mesh-converged" or c.extrapolated is None else c.extrapolated
-    return f"{centre:.10g} +- {c.band:.2g}" if c.band is not None else f"{centre:.10g} (no error bar)"
 
 
 def convergence_table(records: Sequence[RunRecord], conv: dict[str, Convergence]) -> Table:
