@@ -301,9 +301,9 @@ def _refinement_panel(ax, name: str, q: Mapping[str, Any], levels: np.ndarray) -
         keep = dist > 0
         ax.loglog(h[keep], dist[keep], "o", color=_COLORS[0], ms=4, label="|f - f_extrapolated|")
         fit = np.isin(levels[done], c["fit_levels"])
-        h_fit = h[fit]
-        anchor = dist[fit][-1] if dist[fit][-1] > 0 else np.max(dist)
-        ax.loglog(h_fit, anchor * (h_fit / h_fit[-1]) ** c["order"], "-", color=_COLORS[0], lw=1.0,
+        h_fit, x = h[fit], h[fit] ** c["order"]
+        a = np.sum((f[fit] - c["extrapolated"]) * x) / np.sum(x * x)  # the fit's f - f_0 = a h^p
+        ax.loglog(h_fit, abs(a) * x, "-", color=_COLORS[0], lw=1.0,
                   label=f"fit: slope {c['order']:.2f} (levels {c['fit_levels'][0]}-{c['fit_levels'][-1]})")
     elif f.size > 1:
         changes = np.abs(np.diff(f))
@@ -318,6 +318,9 @@ def _refinement_panel(ax, name: str, q: Mapping[str, Any], levels: np.ndarray) -
         ax.errorbar([h[-1]], [c["band"]], yerr=[[c["band"] * 0.9], [0.0]], fmt="_", color="k", capsize=3,
                     label=f"error bar of the finest level: +-{c['band']:.2g}")
     ax.set_title(name, fontsize=9)
+    from matplotlib.ticker import NullFormatter
+
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("relative cell size h / h_0")
     ax.set_ylabel("absolute difference (units of the quantity)", fontsize=8)
     ax.grid(True, which="both", alpha=0.3)
