@@ -19,7 +19,6 @@ This is what ``fem2d refine hertz --levels 0-3`` tabulates from the command line
 # %%
 # Run the levels
 # --------------
-import math
 
 import matplotlib.pyplot as plt
 import numpy as np
