@@ -114,6 +114,12 @@ def test_a_failed_level_is_a_row_and_the_finest_level_decides_the_exit_status():
     assert last["status"] == "FAILED: SolverError: singular" and last["value"] is None
     assert verdict([*records, broken], {}) == (1, "the finest level 3 failed: SolverError: singular")
     assert verdict(records[:1], {})[0] == 1 and "fails its checks: q NOOK" in verdict(records[:1], {})[1]
+    beyond = RunRecord(RunSpec("c", {"mesh.refine": 4}, "level 4"), "c", {"q": 1.0}, unchecked=[
+        {"quantity": "q", "source": "s", "reason": "references do not apply at mesh.refine = 4 (tolerance 0.01 ...)"}])
+    assert verdict([*records, beyond], {}) == (
+        0, "the finest level 4 is outside the levels its references state (q); coarser level 0 (NOOK), 1 (NOOK)")
+    header, rows = level_table([*records, beyond])
+    assert [r[7] for r in rows if r[0] == "q"][-1] == "out of range"
 
 
 def test_a_reference_that_stops_holding_is_said_with_its_level_and_does_not_fail_the_study():

@@ -230,7 +230,10 @@ def verdict(records: Sequence[RunRecord], departures: dict[str, str], strict: bo
     others = [f"{level_of(r)} ({r.status})" for r in runs[:-1] if r.status in ("NOOK", "FAILED")]
     said = f"; coarser level {', '.join(others)}" if others else ""
     kept = f"; {len(departures)} reference(s) stop holding (said above)" if departures else ""
-    checked = "passes its checks" if finest.checks else "has no reference to pass"
+    outside = [u["quantity"] for u in finest.unchecked if _status(finest, None, u["quantity"]) == "out of range"]
+    checked = ("passes its checks" if finest.checks else
+               f"is outside the levels its references state ({', '.join(outside)})" if outside else
+               "has no reference to pass")
     return 0, f"the finest level {level} {checked}{said}{kept}"
 
 
