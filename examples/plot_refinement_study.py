@@ -55,7 +55,7 @@ for k, (level, n, p, e) in enumerate(zip(levels, dofs, peaks, errors)):
 # :func:`fem2d.studies.convergence.convergence` fits p_max = p_inf + a h^p over the
 # asymptotic range (levels whose changes keep one sign and shrink: here all four),
 # extrapolates to h = 0 and puts Roache's GCI on the finest level:
-# GCI = 1.25 |e_21| / (2^p - 1), e_21 the relative change of the finest two.
+# ``GCI = 1.25 |e_21| / (2^p - 1)``, ``e_21`` the relative change of the finest two.
 c = convergence(levels, peaks)
 p_free, headline, bar = c.order, c.extrapolated, c.band
 print(f"{c.kind}, order {p_free:.2f} fitted over levels {c.fit_levels[0]}-{c.fit_levels[-1]} ({c.note})")

@@ -16,6 +16,7 @@ import numpy as np
 
 from fem2d.studies.convergence import Convergence, convergence
 from fem2d.studies.execution import RunRecord
+from fem2d.studies.study import DIAGNOSTICS, observed_order, quantity_names
 
 Table = tuple[list[str], list[list[Any]]]
 
@@ -33,10 +34,6 @@ FORMATS = {"abs_error": ".2e", "rel_error": ".2e", "order": ".3g", "change": ".2
 
 #: formal order of the finite-element solution by element (assumed with two levels only)
 ELEMENT_ORDERS = {"quad4": 1, "tri3": 1, "quad8": 2, "quad9": 2, "tri6": 2}
-
-#: quantities that describe a run, not its solution (no convergence study of them)
-DIAGNOSTICS = ("max_penetration", "work_loads", "friction_dissipation")
-
 
 def level_of(record: RunRecord) -> int:
     """The ``mesh.refine`` level a run was made at."""
@@ -69,8 +66,6 @@ def _status(record: RunRecord, check: dict | None, name: str) -> str:
 
 def quantities(records: Sequence[RunRecord]) -> list[str]:
     """The quantities of the study's runs (diagnostics left out), in order of appearance."""
-    from fem2d.studies.study import quantity_names
-
     return [n for n in quantity_names([r for r in records if r.error is None]) if n not in DIAGNOSTICS]
 
 
@@ -99,8 +94,6 @@ def level_table(records: Sequence[RunRecord], conv: dict[str, Convergence] | Non
 
     Between levels i and j, h shrinks by ``2 ** (j - i)``.
     """
-    from fem2d.studies.study import observed_order
-
     runs = sorted(records, key=level_of)
     header = list(LEVEL_COLUMNS) + (list(CONVERGENCE_COLUMNS) if conv is not None else [])
     rows: list[list[Any]] = []
