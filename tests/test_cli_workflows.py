@@ -96,15 +96,23 @@ def test_compare_a_modal_case_plots_what_its_runs_have(tmp_path, capsys):
 def test_refine_table_levels_dofs_and_plot(tiny, tmp_path, capsys):
     out = tmp_path / "r"
     assert main(["refine", tiny, "--levels", "0-1", "--set", "mesh.element=quad4", "--out", str(out), "--quiet"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].split() == [
-        "quantity", "level", "dofs", "value", "error", "order", "change", "change", "order", "wall_s"
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0].split() == [
+        "quantity", "level", "dofs", "value", "abs_error", "rel_error", "tolerance", "status", "order", "change",
+        "change", "order", "wall_s"
     ]
+    assert captured.err.strip().splitlines()[-1].startswith("fem2d refine: the finest level 1 ")
     rows = _rows(out / "refine.csv")
     x = [r for r in rows if r["quantity"] == "x_at_0.01"]
     assert [r["level"] for r in x] == ["0", "1"]
     assert int(x[1]["dofs"]) > 3 * int(x[0]["dofs"])
     assert x[0]["order"] == "" and x[1]["order"] != "" and float(x[1]["change"]) > 0
-    assert float(x[1]["error"]) < float(x[0]["error"])  # quad4 converges towards the beam
+    assert float(x[1]["rel_error"]) < float(x[0]["rel_error"])  # quad4 converges towards the beam
+    assert x[1]["convergence"] == "two levels" and x[0]["convergence"] == ""  # on the finest row only
+    assert float(x[1]["abs_error"]) == pytest.approx(float(x[1]["rel_error"]) * abs(float(x[1]["value"])), rel=0.2)
+    doc = json.loads((out / "refine.json").read_text())
+    assert doc["levels"] == [0, 1] and doc["exit_status"] == 0
+    assert doc["quantities"]["x_at_0.01"]["convergence"]["safety_factor"] == 3.0
     assert all(float(r["wall_s"]) > 0 for r in rows)
     assert (out / "refine.png").is_file()
     for level in (0, 1):

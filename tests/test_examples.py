@@ -142,15 +142,18 @@ def test_gallery_three_contact_formulations_all_follow_the_exact_block(gallery):
 
 
 def test_gallery_refinement_study_extrapolates_to_the_hertz_pressure(gallery):
-    """The peak pressure extrapolated from levels 1-3 with the reference-free
-    order is Hertz's p0 to 3e-4 (observed 1.2e-4; level 2 alone is 1e-3 off),
-    and that order is 2."""
+    """The peak pressure extrapolated from levels 0-3 with the reference-free order
+    fitted over them is Hertz's p0 to 3e-4 (observed 8.6e-5; level 2 alone is 1e-3 off);
+    that order is 2.4 (level 0 pulls it above the finest three levels' 2.0), and p0 lies
+    inside the finest level's GCI bar, 7.7e5 Pa wide, 2.2 times its true error."""
     module = gallery("plot_refinement_study.py")
     p0 = HertzLineContact(P=3.6e6, R=0.05, E=2.1e11, nu=0.3).peak_pressure
     assert p0 == pytest.approx(2.29975e9, rel=1e-5)
     assert module["headline"] == pytest.approx(p0, rel=3e-4)
-    assert module["p_free"] == pytest.approx(2.0, abs=0.2)
+    assert 2.0 < module["p_free"] < 2.6
     assert module["errors"] == sorted(module["errors"], reverse=True)
+    true_error = abs(module["peaks"][-1] - p0)
+    assert true_error <= module["bar"] <= 3 * true_error
 
 
 def test_gallery_bar_impact_force_is_the_exact_plateau(gallery):

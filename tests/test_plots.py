@@ -100,14 +100,34 @@ def test_contact_pressure_profile(tmp_path, captured):
     assert ax.get_ylabel() == "contact pressure (kPa)"
 
 
-def test_refinement_plot_from_the_table(tmp_path, captured):
-    header = ["quantity", "level", "dofs", "value", "error", "order", "change", "change order", "wall_s"]
-    rows = [["q", lv, 100 * 4**lv, 1.0, 0.1 * 4.0**-lv, None, None, None, 0.1 * 4**lv] for lv in range(3)]
-    assert _is_png(plots.plot_refinement(rows, header, tmp_path / "r.png"))
-    ax, ax2 = captured[-1].axes
-    assert ax.get_xscale() == ax.get_yscale() == "log" and ax.get_xlabel() == "degrees of freedom"
-    assert np.allclose(ax.get_lines()[0].get_ydata(), [0.1, 0.025, 0.00625])
-    assert np.allclose(ax2.get_lines()[0].get_ydata(), [0.1, 0.4, 1.6]) and ax2.get_ylabel() == "wall time per run (s)"
+def test_refinement_plot_one_panel_per_quantity_with_its_slope_and_bar(tmp_path, captured):
+    """q = 1 + 0.1 h^2 over levels 0-3: its panel shows the distances to the extrapolated
+    value on the fitted slope 2 (labelled), the error against the reference and the finest
+    level's error bar; a constant quantity gets no panel; the last panel is wall time."""
+    from fem2d.studies.convergence import convergence
+
+    levels = [0, 1, 2, 3]
+    values = [1 + 0.1 * 4.0**-lv for lv in levels]
+    c = convergence(levels, values)
+    doc = {"levels": levels, "dofs": [100 * 4**lv for lv in levels], "wall_s": [0.1 * 4**lv for lv in levels],
+           "quantities": {
+               "q": {"values": values, "abs_errors": [v - 1 for v in values], "reference": 1.0,
+                     "convergence": c.as_dict()},
+               "n": {"values": [0.0] * 4, "abs_errors": [None] * 4, "reference": None,
+                     "convergence": convergence(levels, [0.0] * 4).as_dict()}}}
+    assert _is_png(plots.plot_refinement(doc, tmp_path / "r.png"))
+    axes = [ax for ax in captured[-1].axes if ax.get_visible()]
+    assert len(axes) == 2 and axes[0].get_title() == "q"
+    ax, ax2 = axes
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "fit: slope 2.00 (levels 0-3)" in labels and "error against the reference" in labels
+    assert f"error bar of the finest level: +-{c.band:.2g}" in labels
+    fit = next(line for line in ax.get_lines() if line.get_label().startswith("fit"))
+    slope = np.diff(np.log(fit.get_ydata())) / np.diff(np.log(fit.get_xdata()))
+    assert np.allclose(slope, 2.0)
+    assert np.allclose(ax2.get_lines()[0].get_ydata(), [0.1, 0.4, 1.6, 6.4])
+    assert ax2.get_ylabel() == "wall time per run (s)"
 
 
 def test_wear_power_against_a0_shows_three_regimes(tmp_path, captured):

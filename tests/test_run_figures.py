@@ -57,7 +57,8 @@ def test_refine_says_mesh_converged_and_refuses_a_case_without_mesh(tmp_path, ca
     out = capsys.readouterr().out
     assert "x_at_0.30: mesh-converged" in out
     rows = [line.split() for line in out.splitlines() if line.startswith("x_at_0.30 ")]
-    assert len(rows) == 2 and rows[1][5] == "-"  # order column empty
+    assert len(rows) == 3 and rows[1][8] == "-"  # order column empty
+    assert rows[2][1] == "mesh-converged"  # the convergence table: its bar is Fs x the range of the values
 
 
 def test_plot_dir_of_a_run_on_a_relative_mesh_file(tmp_path, monkeypatch):

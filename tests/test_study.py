@@ -9,6 +9,7 @@ import pytest
 from fem2d.cli.study_commands import parse_grid, parse_levels
 from fem2d.errors import InputError
 from fem2d.io.files import write_table_csv
+from fem2d.studies.refine import convergence_table, level_table, reference_departures, study_convergence, verdict
 from fem2d.studies.study import (
     InlineExecutor,
     RunRecord,
@@ -18,7 +19,6 @@ from fem2d.studies.study import (
     grid_specs,
     local_executor,
     observed_order,
-    refinement_table,
     run_all,
     sweep_table,
 )
@@ -75,19 +75,67 @@ def _record(level, value, reference, wall, dofs):
                      [check], {"wall_s": wall, "n_dofs": dofs})
 
 
-def test_refinement_table_reports_orders():
+def test_refinement_table_reports_orders_errors_and_status():
     # q(h) = 1 + 0.1 h^2 with h = 2^-level: errors and changes both shrink 4x per level
     records = [_record(lv, 1 + 0.1 * 4.0**-lv, 1.0, 0.1 * 4**lv, 100 * 4**lv) for lv in range(4)]
-    header, rows = refinement_table(records)
-    assert header == ["quantity", "level", "dofs", "value", "error", "order", "change", "change order", "wall_s"]
-    q = [r for r in rows if r[0] == "q"]
-    assert [r[1] for r in q] == [0, 1, 2, 3] and [r[2] for r in q] == [100, 400, 1600, 6400]
-    assert q[0][4] == pytest.approx(0.1) and q[3][4] == pytest.approx(0.1 / 64)
-    assert q[0][5] is None and all(r[5] == pytest.approx(2.0) for r in q[1:])
-    assert q[1][6] == pytest.approx(0.075) and q[1][7] is None
-    assert all(r[7] == pytest.approx(2.0) for r in q[2:])
-    p = [r for r in rows if r[0] == "p"]  # no reference: no error, but changes and their order
-    assert all(r[4] is None and r[5] is None for r in p) and p[3][7] == pytest.approx(2.0)
+    header, rows = level_table(records)
+    assert header == ["quantity", "level", "dofs", "value", "abs_error", "rel_error", "tolerance", "status",
+                      "order", "change", "change order", "wall_s"]
+    q = [dict(zip(header, r)) for r in rows if r[0] == "q"]
+    assert [r["level"] for r in q] == [0, 1, 2, 3] and [r["dofs"] for r in q] == [100, 400, 1600, 6400]
+    assert q[0]["abs_error"] == pytest.approx(0.1) and q[3]["rel_error"] == pytest.approx(0.1 / 64)
+    assert [r["status"] for r in q] == ["NOOK", "NOOK", "OK", "OK"] and q[0]["tolerance"] == "0.01 rel"
+    assert q[0]["order"] is None and all(r["order"] == pytest.approx(2.0) for r in q[1:])
+    assert q[1]["change"] == pytest.approx(0.075) and q[1]["change order"] is None
+    assert all(r["change order"] == pytest.approx(2.0) for r in q[2:])
+    p = [dict(zip(header, r)) for r in rows if r[0] == "p"]  # no reference: no error, but changes and their order
+    assert all(r["abs_error"] is None and r["status"] == "-" for r in p) and p[3]["change order"] == pytest.approx(2.0)
+
+
+def test_refinement_table_carries_each_quantitys_convergence_on_its_finest_row():
+    records = [_record(lv, 1 + 0.1 * 4.0**-lv, 1.0, 0.1, 100) for lv in range(4)]
+    conv = study_convergence(records)
+    header, rows = level_table(records, conv)
+    q = [dict(zip(header, r)) for r in rows if r[0] == "q"]
+    assert all(r["convergence"] is None for r in q[:3])
+    assert q[3]["convergence"] == "monotone" and q[3]["fit levels"] == "0-3"
+    assert q[3]["observed order"] == pytest.approx(2.0) and q[3]["extrapolated"] == pytest.approx(1.0)
+    c_header, c_rows = convergence_table(records, conv)
+    row = dict(zip(c_header, next(r for r in c_rows if r[0] == "q")))
+    assert row["extrap. ref. error"] == pytest.approx(0.0, abs=1e-9) and row["ref. error"] == pytest.approx(0.1 / 64)
+
+
+def test_a_failed_level_is_a_row_and_the_finest_level_decides_the_exit_status():
+    records = [_record(lv, 1 + 0.1 * 4.0**-lv, 1.0, 0.1, 100) for lv in range(3)]
+    assert verdict(records, {}) == (0, "the finest level 2 passes its checks; coarser level 0 (NOOK), 1 (NOOK)")
+    broken = RunRecord(RunSpec("c", {"mesh.refine": 3}, "level 3"), "c", error="SolverError: singular")
+    header, rows = level_table([*records, broken])
+    last = dict(zip(header, [r for r in rows if r[0] == "q"][-1]))
+    assert last["status"] == "FAILED: SolverError: singular" and last["value"] is None
+    assert verdict([*records, broken], {}) == (1, "the finest level 3 failed: SolverError: singular")
+    assert verdict(records[:1], {})[0] == 1 and "fails its checks: q NOOK" in verdict(records[:1], {})[1]
+    beyond = RunRecord(RunSpec("c", {"mesh.refine": 4}, "level 4"), "c", {"q": 1.0}, unchecked=[
+        {"quantity": "q", "source": "s", "reason": "references do not apply at mesh.refine = 4 (tolerance 0.01 ...)"}])
+    assert verdict([*records, beyond], {}) == (
+        0, "the finest level 4 is outside the levels its references state (q); coarser level 0 (NOOK), 1 (NOOK)")
+    header, rows = level_table([*records, beyond])
+    assert [r[7] for r in rows if r[0] == "q"][-1] == "out of range"
+
+
+def test_a_reference_that_stops_holding_is_said_with_its_level_and_does_not_fail_the_study():
+    """The levels converge to 1 + 2e-5 (changes 1e-5, 5e-6, 2.5e-6) while the reference is 1:
+    its error grows at every level (0, 1e-5, 1.5e-5, 1.75e-5) and passes 1.2e-5 (the tolerance) from level 2 on."""
+    records = []
+    for lv in range(4):
+        value = 1 + 2e-5 * (1 - 2.0**-lv)
+        record = _record(lv, value, 1.0, 0.1, 100)
+        record.checks[0].update(relative=False, tolerance=1.2e-5, passed=abs(value - 1) <= 1.2e-5)
+        records.append(record)
+    conv = study_convergence(records)
+    said = reference_departures(records, conv)
+    assert list(said) == ["q"] and "stops holding from level 2" in said["q"]
+    assert "while the levels converge (monotone): the finest is 1.0000175 +-" in said["q"]
+    assert verdict(records, said)[0] == 0 and verdict(records, {})[0] == 1
 
 
 def test_compare_specs_and_table():

@@ -337,29 +337,45 @@ def _cmd_refine(args) -> int:
     specs = refine_specs(args.case, levels, overrides, root, dt)
     records = _run_local(specs, args, "refine")
     with said_on_interrupt(after_runs("refine", len(specs), "refine.csv", False)):
-        header, rows, csv_path = _refine_outputs(records, root, args.dt_with_h)
+        doc, written = _refine_outputs(records, root, args.dt_with_h, args.strict)
     with said_on_interrupt(after_runs("refine", len(specs), "refine.csv", True)):
-        png = plot_refinement(rows, header, root / "refine.png", f"{case.name}: mesh refinement")
+        png = plot_refinement(doc, root / "refine.png", f"{case.name}: mesh refinement")
         _print_failures(records)
         _said_warnings("refine", records)
-        print(f"wrote {csv_path} and {png}")
-    return _exit_status(records, args.strict)  # a NOOK row fails the study as it fails fem2d run
+        print(f"wrote {written[0]}, {written[1]} and {png}")
+    print(f"fem2d refine: {doc['verdict']}", file=sys.stderr)
+    return doc["exit_status"]
 
 
-def _refine_outputs(records, root: Path, dt_with_h: bool) -> tuple[list[str], list[list[Any]], Path]:
-    """Print the refinement table and what is mesh-converged; write refine.csv."""
-    from fem2d.io.files import write_table_csv
-    from fem2d.studies.study import REFINE_FORMATS, format_study, mesh_converged, refinement_table
+def _refine_outputs(records, root: Path, dt_with_h: bool, strict: bool) -> tuple[dict, tuple[Path, Path]]:
+    """Print the level table, each quantity's convergence and error bar, what is
+    mesh-converged and which references stop holding; write refine.csv and refine.json."""
+    from fem2d.io.files import write_json, write_table_csv
+    from fem2d.studies import refine
+    from fem2d.studies.study import format_study
 
-    header, rows = refinement_table(records)
-    print(format_study(header, rows, columns=REFINE_FORMATS))
-    shown = {row[0] for row in rows}
-    for name, change in mesh_converged(records).items():
-        if name not in shown:
-            continue
-        print(f"{name}: mesh-converged (changes at most {change:.1e} of its value from level to level); "
-              "its error does not come from h" + ("" if dt_with_h else " (try --dt-with-h)"))
-    return header, rows, write_table_csv(root / "refine.csv", header, rows)
+    conv = refine.study_convergence(records)
+    header, rows = refine.level_table(records, conv)
+    n = len(refine.LEVEL_COLUMNS)
+    print(format_study(header[:n], [row[:n] for row in rows], columns=refine.FORMATS))
+    c_header, c_rows = refine.convergence_table(records, conv)
+    if c_rows:
+        print()
+        print(format_study(c_header, c_rows, columns=refine.FORMATS))
+    departures = refine.reference_departures(records, conv)
+    for name, *_ in c_rows:  # a mesh-converged quantity's error does not come from h (unless said below)
+        c = conv[name]
+        hint = "; its error does not come from h" + ("" if dt_with_h else " (try --dt-with-h)")
+        print(f"{name}: {c.kind}: {c.note}" + (hint if c.kind == "mesh-converged" and name not in departures else ""))
+    constant = refine.constant_quantities(conv)
+    if constant:
+        print(f"the same at every level: {', '.join(constant)}")
+    for line in departures.values():
+        print(line)
+    doc = refine.refine_document(records, conv, departures, refine.verdict(records, departures, strict))
+    csv_path = write_table_csv(root / "refine.csv", header, rows)
+    write_json(root / "refine.json", doc)
+    return doc, (csv_path, root / "refine.json")
 
 
 def _check_refinable(case) -> None:

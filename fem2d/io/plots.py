@@ -250,54 +250,81 @@ def plot_pressure_profiles(
     return _save(fig, path)
 
 
-def plot_refinement(rows: Sequence[Sequence[Any]], header: Sequence[str], path: str | os.PathLike,
-                    title: str = "") -> Path:
-    """Log-log error against dofs (one line per quantity with a reference,
-    else its change between levels) and wall time against dofs, from
-    :func:`fem2d.studies.study.refinement_table`."""
-    plt = _pyplot()
-    from matplotlib.lines import Line2D
+#: at most this many quantities get a panel of the refinement figure (those with a reference first)
+REFINE_PANELS = 6
 
-    col = {h: i for i, h in enumerate(header)}
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 5.2))
-    names = list(dict.fromkeys(r[col["quantity"]] for r in rows))
-    handles = []
-    for i, name in enumerate(names):
-        mine = [r for r in rows if r[col["quantity"]] == name and r[col["dofs"]]]
-        color = _COLORS[i % len(_COLORS)]
-        drawn = False
-        for key, style in (("error", "o-"), ("change", "s--")):
-            pts = [(r[col["dofs"]], r[col[key]]) for r in mine if r[col[key]] is not None and r[col[key]] > 0]
-            if pts:
-                d, e = zip(*pts)
-                ax.loglog(d, e, style, color=color, ms=4, lw=1.2, mfc="none" if key == "change" else color)
-                drawn = True
-        if drawn:
-            handles.append(Line2D([], [], color=color, lw=2, label=name))
-    handles += [
-        Line2D([], [], color="k", marker="o", lw=1.2, label="error against the reference"),
-        Line2D([], [], color="k", marker="s", mfc="none", ls="--", lw=1.2, label="change from the previous level"),
-    ]
-    ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3)
-    ax.set_xlabel("degrees of freedom")
-    ax.set_ylabel("error (rel. or abs., as the reference's tolerance)")
-    ax.grid(True, which="both", alpha=0.3)
-    timing = {}
-    for r in rows:
-        if r[col["dofs"]] and r[col["wall_s"]]:
-            timing[r[col["dofs"]]] = r[col["wall_s"]]
+
+def plot_refinement(doc: Mapping[str, Any], path: str | os.PathLike, title: str = "") -> Path:
+    """One log-log panel per quantity against the relative cell size h / h_0 = 2^-level,
+    from the refine.json document (:func:`fem2d.studies.refine.refine_document`):
+    the distance of each level to the extrapolated value with the fitted slope
+    ``p`` drawn through it and labelled (else the changes between levels), the error
+    against the reference where there is one, and the finest level's error bar
+    (its half-width, in the quantity's units) as a vertical bar; then wall time
+    against dofs. Quantities the same at every level get no panel."""
+    plt = _pyplot()
+    levels = np.asarray(doc["levels"], float)
+    names = [n for n, q in doc["quantities"].items() if q["convergence"]["band"] or q["reference"] is not None]
+    names = sorted(names, key=lambda n: doc["quantities"][n]["reference"] is None)[:REFINE_PANELS]
+    n = len(names) + 1
+    cols = min(n, 3)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
+    flat = list(axes.ravel())
+    for ax, name in zip(flat, names):
+        _refinement_panel(ax, name, doc["quantities"][name], levels)
+    ax = flat[len(names)]
+    timing = sorted({(d, r) for d, r in zip(doc["dofs"], doc.get("wall_s", [])) if d and r})
     if timing:
-        d, w = zip(*sorted(timing.items()))
-        ax2.loglog(d, w, "o-", color="k", lw=1.2, ms=4, label="wall time")
-        ax2.loglog(d, w[-1] * np.array(d) / d[-1], ":", color="0.5", label="slope 1 (linear in dofs)")
-        ax2.legend(fontsize=8, loc="best")
-    ax2.set_xlabel("degrees of freedom")
-    ax2.set_ylabel("wall time per run (s)")
-    ax2.grid(True, which="both", alpha=0.3)
+        d, w = (np.asarray(v, float) for v in zip(*timing))
+        ax.loglog(d, w, "o-", color="k", lw=1.2, ms=4, label="wall time")
+        ax.loglog(d, w[-1] * d / d[-1], ":", color="0.5", label="slope 1 (linear in dofs)")
+        ax.legend(fontsize=7, loc="best")
+    ax.set_xlabel("degrees of freedom")
+    ax.set_ylabel("wall time per run (s)")
+    ax.grid(True, which="both", alpha=0.3)
+    for extra in flat[len(names) + 1:]:
+        extra.set_visible(False)
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     return _save(fig, path)
+
+
+def _refinement_panel(ax, name: str, q: Mapping[str, Any], levels: np.ndarray) -> None:
+    c = q["convergence"]
+    done = np.array([v is not None for v in q["values"]])
+    h = 2.0 ** -levels[done]
+    f = np.asarray([v for v in q["values"] if v is not None], float)
+    if c["extrapolated"] is not None and c["kind"] == "monotone":
+        dist = np.abs(f - c["extrapolated"])
+        keep = dist > 0
+        ax.loglog(h[keep], dist[keep], "o", color=_COLORS[0], ms=4, label="|f - f_extrapolated|")
+        fit = np.isin(levels[done], c["fit_levels"])
+        h_fit, x = h[fit], h[fit] ** c["order"]
+        a = np.sum((f[fit] - c["extrapolated"]) * x) / np.sum(x * x)  # the fit's f - f_0 = a h^p
+        ax.loglog(h_fit, abs(a) * x, "-", color=_COLORS[0], lw=1.0,
+                  label=f"fit: slope {c['order']:.2f} (levels {c['fit_levels'][0]}-{c['fit_levels'][-1]})")
+    elif f.size > 1:
+        changes = np.abs(np.diff(f))
+        keep = changes > 0
+        ax.loglog(h[1:][keep], changes[keep], "s--", color=_COLORS[0], mfc="none", ms=4,
+                  label=f"change from the previous level ({c['kind']})")
+    errors = np.asarray([e for e, ok in zip(q["abs_errors"], done) if ok], dtype=object)
+    has = np.array([e is not None and e > 0 for e in errors], bool)
+    if has.any():
+        ax.loglog(h[has], errors[has].astype(float), "^:", color=_COLORS[1], ms=4, label="error against the reference")
+    if c["band"]:
+        ax.errorbar([h[-1]], [c["band"]], yerr=[[c["band"] * 0.9], [0.0]], fmt="_", color="k", capsize=3,
+                    label=f"error bar of the finest level: +-{c['band']:.2g}")
+    ax.set_title(name, fontsize=9)
+    from matplotlib.ticker import NullFormatter
+
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("relative cell size h / h_0")
+    ax.set_ylabel("absolute difference (units of the quantity)", fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=6, loc="best")
 
 
 def plot_wear_power(

@@ -76,6 +76,8 @@ class RunRecord:
     #: the mesh the run used: ``n_nodes`` and its 2D cell kinds ``elements``
     mesh: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    #: the references that did not apply to the run, and why (``{quantity, source, reason}``)
+    unchecked: list[dict] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -172,6 +174,7 @@ def record_of(result, spec: RunSpec) -> RunRecord:
         extras=extras,
         mesh=result.mesh_record(),
         warnings=list(result.warnings),
+        unchecked=list(result.unchecked),
     )
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from fem2d.studies import convergence as convergence_module
 from fem2d.studies.execution import (  # noqa: F401  (re-exported: the study API in one place)
     InlineExecutor,
     RunRecord,
@@ -115,8 +116,6 @@ def compare_format(row: Sequence[Any]) -> str | None:
 #: number formats of the columns of :func:`sweep_table`
 STUDY_FORMATS = {"max_rel_error": ".2e", "wall_s": ".3g"}
 
-#: number formats of the columns of :func:`refinement_table`
-REFINE_FORMATS = {"error": ".2e", "change": ".2e", "order": ".3g", "change order": ".3g", "wall_s": ".3g"}
 
 
 def compare_specs(
@@ -244,52 +243,14 @@ def observed_order(e_coarse: float | None, e_fine: float | None, ratio: float = 
     return math.log(e_coarse / e_fine) / math.log(ratio)
 
 
-def refinement_table(records: Sequence[RunRecord]) -> Table:
-    """One row per (quantity, level): dofs, value, error against the reference
-    and its observed order, the change from the previous level and the order
-    of those changes (reference-free), wall time (s).
-
-    Levels are ``mesh.refine`` values; between levels i and j, h shrinks by
-    ``2 ** (j - i)``.
-    """
-    from fem2d.case.loading import refine_level
-
-    header = ["quantity", "level", "dofs", "value", "error", "order", "change", "change order", "wall_s"]
-    rows: list[list[Any]] = []
-    ok = [r for r in records if r.error is None]
-    levels = [refine_level(r.spec.overrides) for r in ok]
-    converged = mesh_converged(records)
-    for name in [n for n in quantity_names(ok) if n not in DIAGNOSTICS]:
-        values = [r.quantities.get(name) for r in ok]
-        errors = []
-        for r in ok:
-            check = next((c for c in r.checks if c["quantity"] == name), None)
-            errors.append(None if check is None else _error(check))
-        changes: list[float | None] = [None]
-        for a, b in itertools.pairwise(values):
-            changes.append(None if a is None or b is None else abs(b - a))
-        for i, r in enumerate(ok):
-            ratio = 2.0 ** (levels[i] - levels[i - 1]) if i else 2.0
-            order = observed_order(errors[i - 1], errors[i], ratio) if i else None
-            change_order = observed_order(changes[i - 1], changes[i], ratio) if i > 1 else None
-            if name in converged:  # orders of round-off are noise, not convergence
-                order = change_order = None
-            rows.append(
-                [name, levels[i], r.timing.get("n_dofs"), values[i], errors[i], order, changes[i], change_order,
-                 r.timing.get("wall_s")]
-            )
-    return header, rows
-
-
-#: a quantity whose level-to-level changes stay below this fraction of its value is mesh-converged
-MESH_CONVERGED = 1e-6
+MESH_CONVERGED = convergence_module.MESH_CONVERGED
 
 
 def mesh_converged(records: Sequence[RunRecord], tolerance: float = MESH_CONVERGED) -> dict[str, float]:
     """Quantities that do not change with h: ``{name: largest change / |value|}``
     for those whose every level-to-level change is at most ``tolerance`` of the
     value (a rigid block's motion, a time-step-limited error). Their observed
-    orders would be noise; the refinement table leaves them out.
+    orders would be noise; the refinement table (:mod:`fem2d.studies.refine`) leaves them out.
 
     >>> from fem2d.studies.execution import RunRecord, RunSpec
     >>> runs = [RunRecord(RunSpec("c", {"mesh.refine": lv}), "c", {"x": 2.0 + 1e-9 * lv, "y": 2.0 ** -lv})
