@@ -128,14 +128,21 @@ def slip_end(
     >>> round(slip_end(t, u, v, t <= 1.0), 6)
     1.0
     """
+    stop = _sliding_stop(times, u, v, sliding, rel_tol)
+    return stop if stop is not None and moving_after(times, v, stop) is None else None
+
+
+def _sliding_stop(times: np.ndarray, u: np.ndarray, v: np.ndarray, sliding: np.ndarray,
+                  rel_tol: float = 1e-6) -> float | None:
+    """The instant the last sliding step's motion stops (see :func:`slip_end`), whether or not
+    the body is at rest after it; None when it never slid or still slides at the end."""
     slid = np.flatnonzero(np.asarray(sliding, dtype=bool)[1:]) + 1
     if len(slid) == 0 or slid[-1] >= len(times) - 2:
         return None
     k = int(slid[-1])
     if v[k - 1] * v[k] > 0.0 and abs(v[k]) > rel_tol * float(np.max(np.abs(v))):
         k += 1  # still moving at t_k (the statuses read at a nearby instant: an extrapolated run)
-    stop = float(_stationary_point(times[k - 1], times[k], u[k - 1], u[k], v[k - 1], v[k]))
-    return stop if moving_after(times, v, stop) is None else None
+    return float(_stationary_point(times[k - 1], times[k], u[k - 1], u[k], v[k - 1], v[k]))
 
 
 #: A body is at rest after an instant when its reported speed stays below this share of its peak
@@ -170,13 +177,9 @@ def rest_note(times: np.ndarray, u: np.ndarray, v: np.ndarray, sliding: np.ndarr
     >>> rest_note(t, u, v, t <= 1.0)[:70]
     't_rest not reported: the contact stopped sliding at 0.993333 s, but th'
     """
-    if sliding is None:
+    stop = None if sliding is None else _sliding_stop(times, u, v, sliding)
+    if stop is None:
         return None
-    slid = np.flatnonzero(np.asarray(sliding, dtype=bool)[1:]) + 1
-    if len(slid) == 0 or slid[-1] >= len(times) - 2:
-        return None
-    k = int(slid[-1])
-    stop = float(_stationary_point(times[k - 1], times[k], u[k - 1], u[k], v[k - 1], v[k]))
     largest = moving_after(times, v, stop)
     if largest is None:
         return None
