@@ -216,7 +216,8 @@ def build_model(case: Case, keys: CaseKeys) -> Model:
     check_coordinate_scale(case, mesh)
     section = {"hypothesis": "model.hypothesis", "thickness": "model.thickness", "lumped_mass": "model.lumped_mass"}
     bodies = [
-        keys.make(Body, f"materials[{i}]", section, group=mat["group"], E=mat["E"], nu=mat["nu"], rho=mat["rho"],
+        keys.make(Body, f"materials[{i}]", section, group=mat["group"], E=mat["E"], nu=mat["nu"],
+                  rho=mat.get("rho") or 0.0,  # None: a static case's massless body
                   hypothesis=s["model"]["hypothesis"], thickness=s["model"]["thickness"],
                   lumped_mass=s["model"]["lumped_mass"], rayleigh=tuple(mat["rayleigh"]),
                   volumetric=mat["volumetric"], kinematics=mat["kinematics"], law=mat["law"])

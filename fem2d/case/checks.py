@@ -134,6 +134,10 @@ def _check_static_settings(case: Case) -> None:
     defaults = {name: SCHEMA.fields["time"].fields[name].default for name in scheme_keys}
     _check_preload(case)
     if s["case"]["kind"] != "static":
+        for i, mat in enumerate(s["materials"]):
+            if mat.get("rho") is None:
+                raise case.error(f"materials[{i}].rho", f"missing; the density (kg/m^3), which a {s['case']['kind']} "
+                                 "case needs (only a static case goes without)")
         preloaded = s["preload"].get("end") is not None
         if not preloaded and s["solver"]["regularization"] != SCHEMA.fields["solver"].fields["regularization"].default:
             raise case.error("solver.regularization", f"a {s['case']['kind']} case does not use it (static cases only)")

@@ -93,7 +93,8 @@ MATERIAL = Table(
         # bounds with their reasons: docs/user/case-format.md, "Bounds of the numbers"
         "E": Real(positive=True, max=1e20, doc="Young's modulus, Pa"),
         "nu": Real(min=-0.999, max=0.4999, doc="Poisson's ratio"),
-        "rho": Real(min=0.0, max=1e12, doc="density, kg/m^3"),
+        "rho": Real(default=None, min=0.0, max=1e12, doc="density, kg/m^3 (required but in a static case, which "
+                    "has no inertia: left out there, the body is massless)"),
         "volumetric": String(
             default="auto", choices=("auto", "full", "bbar"),
             doc="the volumetric strain: \"auto\" is \"bbar\" from nu = 0.45 in plane strain and axisymmetry "

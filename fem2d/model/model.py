@@ -138,7 +138,7 @@ class Model:
         obstacles = [c.master for c in self.contacts if isinstance(c.master, RigidPlane | RigidCircle)]
         return 2 * (self.mesh.n_nodes + sum(2 if isinstance(o, RigidPlane) else 1 for o in obstacles))
 
-    def assemble(self, dense: bool = False) -> System:
+    def assemble(self, dense: bool = False, inertia: bool = True) -> System:
         """The matrices, prescribed dofs and motions, load vectors, initial state and contact zones.
 
         Parameters
@@ -148,6 +148,11 @@ class Model:
             of CSR matrices: for a small model whose solver works on dense matrices anyway
             (the modal basis of a few hundred dofs, :class:`~fem2d.runs.modal.ModalAnalysis`).
             The direct and static paths take the default, CSR.
+        inertia : bool
+            Whether the system is integrated in time (the direct path: every free dof needs mass,
+            and a displacement history needs a massless body, since it is lifted as
+            :math:`-K_{fc} u_c(t)` without the inertia :math:`-M_{fc} \\ddot u_c`). A static run has
+            no inertia (False): no density needed, and a displacement history on any body is exact.
         """
         axis_dofs = self._check_axisymmetric()
         axisymmetric = axis_dofs is not None
@@ -245,8 +250,9 @@ class Model:
             from fem2d.model.internal import NonlinearBodies
 
             system.nonlinear = NonlinearBodies(mesh, nonlinear, n_dofs)
-        self._check_free_mass(system)
-        self._check_motions(system)
+        if inertia:
+            self._check_free_mass(system)
+            self._check_motions(system)
         return system
 
     def _check_axisymmetric(self) -> np.ndarray | None:

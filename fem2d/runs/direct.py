@@ -165,6 +165,11 @@ class DirectAnalysis:
             raise ArgumentError(self, "initial", f"expected None, a Result or a fem2d.StaticAnalysis, "
                                 f"got {self.initial!r}")
 
+    @property
+    def inertia(self) -> bool:
+        """Whether the run integrates in time: its free dofs need mass, a moving support a massless body."""
+        return True
+
     def formulation(self, contact: Contact) -> ContactFormulation:
         """The zone's formulation; a penalty method without a Young's modulus
         gets the slave body's (it scales the default penalty coefficients)."""
@@ -285,7 +290,7 @@ class DirectAnalysis:
             backend = get_solver(self.solver)
         except FieldError as exc:  # the solver names itself; the case layer names its key
             raise ModelError(self, "solver", exc.message) from None
-        system = self.model.assemble()
+        system = self.model.assemble(inertia=self.inertia)
         report_dof = self.report.dof(system.mesh)
         t_model = time.perf_counter() - t_start
         coupling = None

@@ -91,6 +91,11 @@ class StaticAnalysis(DirectAnalysis):
             raise ModelError(self.stepping, "extrapolate", "a static analysis has no time-discretisation error "
                              "to extrapolate")
 
+    @property
+    def inertia(self) -> bool:
+        """No inertia: no density needed, and a support's displacement history on any body is exact."""
+        return False
+
     def stepper(
         self, system: System, scheme: TimeScheme, backend: SolverBackend, coupling: ContactCoupling | None
     ) -> NewmarkStepper:
