@@ -1,4 +1,4 @@
-"""Static load paths driven by imposed displacements (issue 33): a ramped support on a body
+"""Static load paths driven by imposed displacements: a ramped support on a body
 with or without density, each level at equilibrium, the support's reaction per level."""
 
 from pathlib import Path
