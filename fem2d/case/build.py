@@ -378,7 +378,8 @@ def contact_method(c: dict):
     """The contact formulation of a ``[contact]`` table's ``method``, with its options."""
     from fem2d.contact import make_formulation
 
-    options: dict[str, Any] = {"max_iter": c["max_iter"], "tolerance": c["tolerance"]}
+    options: dict[str, Any] = {"max_iter": c["max_iter"], "tolerance": c["tolerance"],
+                               "discretization": c["discretization"]}
     options.update({key: c.get(key) for key in CONTACT_METHOD_KEYS[c["method"]]})  # the keys a case may write
     return make_formulation(c["method"], **options)
 

@@ -57,7 +57,7 @@ def fit_report_to_run(settings: dict, overrides: dict) -> dict:
 
 
 #: The keys of a contact table that are options of its method (checked by fem2d.contact).
-CONTACT_OPTIONS = ("e_n", "e_t", "integration", "rho_n", "rho_t", "max_iter", "tolerance")
+CONTACT_OPTIONS = ("e_n", "e_t", "integration", "rho_n", "rho_t", "max_iter", "tolerance", "discretization")
 
 
 def likely_cause(case: Case) -> tuple[str, str]:

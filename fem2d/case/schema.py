@@ -20,11 +20,13 @@ from fem2d.case.fields import (
     TableList,
     TableOrList,
 )
+from fem2d.contact.options import DISCRETIZATIONS
 from fem2d.exact.curves import CURVES
 from fem2d.linalg.default import default_solver
 
 ELEMENTS = ("quad4", "quad8", "quad9", "tri3", "tri6")
 METHODS = ("lagrange", "penalty", "continuous")
+
 SCHEMES = (
     "auto", "newmark", "hht", "hht_full", "generalized_alpha", "modified_mass", "paoli_schatzman", "stabilised_newmark",
     "moreau_jean",
@@ -235,8 +237,15 @@ CONTACT = Table(
                         "the slave body's E x thickness a warning (round-off), above 1e10 x refused"),
         "e_t": Optional(inner=Real(), doc="penalty tangential stiffness, N/m, > 0 (default: e_n); bounded as e_n: "
                         "above 1e7 x the slave body's E x thickness a warning, above 1e10 x refused"),
+        "discretization": String(
+            default="node_to_segment", choices=DISCRETIZATIONS,
+            doc="node_to_segment: slave nodes projected on the master's segments; mortar: the contact integrated "
+            "over the slave edges cut where they face the master's nodes (a uniform pressure passes exactly between "
+            "non-matching meshes; the multipliers are pressures, penalty e_n and e_t in Pa/m), with every method",
+        ),
         "integration": String(
-            default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss)"
+            default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss); "
+            "not with discretization = mortar"
         ),
         "rho_n": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_CONT, > 0"),
         "rho_t": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_FROT, > 0"),

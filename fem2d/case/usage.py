@@ -206,4 +206,8 @@ def unused_keys(
                 if key in zone and key not in used:
                     found.append((f"{dotted}.{key}", f"{head}.{key}",
                                   f'{head}.method = "{method}" does not use it ({_uses(used, head)})'))
+            if zone.get("discretization") == "mortar" and "integration" in zone and "integration" in used:
+                found.append((f"{dotted}.integration", f"{head}.integration",
+                              f'{head}.discretization = "mortar" does not use it (the mortar integrals are taken '
+                              "exactly on the slave edges cut by the master's nodes)"))
     return found

@@ -484,5 +484,5 @@ def solution(
         iterations=result.iterations,
         converged=result.converged,
         residual=result.residual,
-        left_master=kin.outside.copy(),
+        left_master=kin.outside.copy() if kin.tied is None else kin.outside & ~kin.tied,
     )

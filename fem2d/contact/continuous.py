@@ -55,6 +55,7 @@ statuses the Newton iterates visit.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 import numpy as np
@@ -62,9 +63,11 @@ import numpy as np
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import alart_curnier_status, reversal_to_stick
 from fem2d.contact.kinematics import gauss_kinematics, nodal_kinematics, zone_weights
+from fem2d.contact.mortar import mortar_kinematics
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.surface import MasterSurface, master_surface
+from fem2d.errors import FieldError
 
 
 @dataclass(frozen=True)
@@ -102,8 +105,11 @@ class ContinuousFormulation:
     gauss_points
         Gauss points per slave edge for ``"gauss"`` (default: 2 on SEG2,
         3 on SEG3 edges).
-    tolerance, max_iter, orientation
-        As for :class:`fem2d.contact.lagrange.LagrangeFormulation`.
+    tolerance, max_iter, orientation, discretization
+        As for :class:`fem2d.contact.lagrange.LagrangeFormulation`; with
+        ``discretization="mortar"`` the weak form is integrated on the segments of the slave
+        edges cut by the master's nodes (:mod:`fem2d.contact.mortar`), and ``integration``
+        and ``gauss_points`` do not apply (given, an error).
     """
 
     integration: str = "nodal"
@@ -113,8 +119,15 @@ class ContinuousFormulation:
     tolerance: float = 1e-10
     max_iter: int = 50
     orientation: str = "auto"
+    discretization: str = "node_to_segment"
     name: ClassVar[str] = "continuous"
     choices: ClassVar[dict[str, tuple[str, ...]]] = CHOICES["continuous"]
+
+    def __post_init__(self) -> None:
+        if self.discretization == "mortar" and (self.integration != "nodal" or self.gauss_points is not None):
+            key = "integration" if self.integration != "nodal" else "gauss_points"
+            raise FieldError("contact method 'continuous'", key, 'does not apply with discretization = "mortar" '
+                             "(its integrals are taken on the slave edges cut by the master's nodes); leave it out")
 
     def initial_state(self, zone: ContactZone) -> ContinuousState:
         """Zero multipliers, every node open."""
@@ -122,6 +135,8 @@ class ContinuousFormulation:
         return ContinuousState(master_surface(zone, self.orientation), np.zeros(2 * n), np.full(n, OPEN), np.zeros(n))
 
     def _kinematics(self, problem: CondensedProblem, surface: MasterSurface):
+        if self.discretization == "mortar":
+            return partial(mortar_kinematics, problem, surface)
         if self.integration == "gauss":
             points = self.gauss_points or (3 if problem.zone.slave_edges.kind == "seg3" else 2)
             return lambda d: gauss_kinematics(problem, surface, d, points)

@@ -167,7 +167,7 @@ def alart_curnier_status(
     aug_n = lam_n - rho_n * gap
     aug_t = lam_t - rho_t * slip
     active = aug_n > 0.0
-    stick = active & (np.abs(aug_t) <= mu * aug_n)
+    stick = active & (np.abs(aug_t) <= mu * np.where(active, aug_n, 0.0))  # (a node facing nothing: -inf)
     status = np.where(active, np.where(stick, STICK, SLIP), OPEN)
     direction = np.where(status == SLIP, -np.sign(aug_t), 0.0)
     return status, direction

@@ -118,6 +118,8 @@ class Kinematics:
     projection: Projection
     any_outside: bool | None = None
     unit: bool = False
+    #: nodes whose multiplier a neighbour carries (:func:`weighted_kinematics`): outside, yet not off the master
+    tied: np.ndarray | None = None
 
     def values(self) -> np.ndarray:
         r"""The weighted values :math:`(w g, w u)` (2 n,), zero where outside."""
@@ -327,61 +329,129 @@ def gauss_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nd
 
     Every Gauss point :math:`s_q` of a slave edge is projected on the master;
     its rows :math:`G_q` are accumulated as
-    :math:`B_j = \sum_q \omega_q \phi_j(s_q) G_q`. Points outside the master
-    contribute nothing; a node none of whose points faces the master is
-    ``outside`` (a node whose own projection falls off the master while some
-    of its points face it is inside). The reported nodal ``gap``, ``slip``
-    and ``normal`` are the weighted means over the node's points; the
-    projection is the node's own.
+    :math:`B_j = \sum_q \omega_q \phi_j(s_q) G_q` (:func:`weighted_kinematics`).
+    """
+    zone = problem.zone
+    n_e = len(zone.slave_local)
+    phi, omega = _edge_quadrature(zone, n_points)
+    n_q = phi.shape[0]
+    return weighted_kinematics(problem, surface, d, np.repeat(np.arange(n_e), n_q), np.tile(phi, (n_e, 1)),
+                               omega.ravel())
+
+
+def weighted_kinematics(
+    problem: CondensedProblem, surface: MasterSurface, d: np.ndarray, edge_of: np.ndarray, phi: np.ndarray,
+    omega: np.ndarray,
+) -> Kinematics:
+    r"""Weak-form kinematics from integration points on the slave edges.
+
+    Point p lies on slave edge ``edge_of[p]`` where the edge's shape functions are ``phi[p]``
+    (n_p, ns), with the weight ``omega[p]`` (the quadrature weight times the reference
+    Jacobian, m; times :math:`2\pi r` on an axisymmetric zone). Each point, at
+    :math:`x_p = \sum_a \phi_a x_a` in the current configuration, is projected on the master
+    and its rows :math:`G_p` (+phi at the slave nodes, -N at the master ones, times the
+    master's n or t) are accumulated as
+
+    .. math::
+
+        B_j = \sum_p \omega_p\, \phi_j(x_p)\, G_p, \qquad
+        \tilde g_j = \sum_p \omega_p\, \phi_j(x_p)\, g_p, \qquad
+        w_j = \sum_p \omega_p\, \phi_j(x_p):
+
+    the weighted gaps :math:`\tilde g_j = \int \phi_j g\, d\Gamma` when the points integrate
+    exactly. Points outside the master contribute nothing; a node none of whose points faces
+    the master is ``outside`` (a node whose own projection falls off the master while some of
+    its points face it is inside). The reported nodal ``gap``, ``slip`` and ``normal`` are the
+    weighted means over the node's points; the projection is the node's own.
     """
     zone = problem.zone
     n_s = zone.n_slave
     edges = zone.slave_local
-    n_e, ns = edges.shape
-    phi, omega = _edge_quadrature(zone, n_points)
-    n_q = phi.shape[0]
+    ns = edges.shape[1]
     coords = zone.reference + d
     du = d - problem.d_start
-    pts = np.einsum("qa,eaj->eqj", phi, coords[edges]).reshape(-1, 2)
-    slave_nodes = np.repeat(edges, n_q, axis=0)
-    slave_phi = np.tile(phi, (n_e, 1))
+    slave_nodes = edges[edge_of]
+    pts = np.einsum("pa,paj->pj", phi, coords[slave_nodes])
     proj = pair(surface, coords, pts)
-    point_du = np.einsum("pa,paj->pj", slave_phi, du[slave_nodes])
+    point_du = np.einsum("pa,paj->pj", phi, du[slave_nodes])
     slip_q = _slips(proj, du, point_du)
     gap_q = np.where(proj.outside, 0.0, proj.gap)
-    cols_q, vn_q, vt_q = _point_rows(proj, slave_nodes, slave_phi)
-    # contribution of point p = (e, q) to node edges[e, a]: omega[e, q] phi[q, a] (inside points only)
-    contrib = (omega[:, :, None] * phi[None, :, :]).reshape(-1, ns) * (~proj.outside)[:, None]
+    cols_q, vn_q, vt_q = _point_rows(proj, slave_nodes, phi)
+    # contribution of point p to node slave_nodes[p, a]: omega[p] phi[p, a] (inside points only)
+    contrib = omega[:, None] * phi * (~proj.outside)[:, None]
     # gather, per slave node, its (point, local index) pairs, padded with zero weight
-    node_of = edges.repeat(n_q, axis=0).ravel()  # node of each (p, a)
+    node_of = slave_nodes.ravel()  # node of each (p, a)
     order = np.argsort(node_of, kind="stable")
     counts = np.bincount(node_of, minlength=n_s)
-    width = int(counts.max())
+    width = max(int(counts.max(initial=0)), 1)
     slot = np.arange(len(order)) - np.repeat(np.cumsum(counts) - counts, counts)
     point_of = np.zeros((n_s, width), dtype=np.int64)
     coef = np.zeros((n_s, width))
     point_of[node_of[order], slot] = order // ns
     coef[node_of[order], slot] = contrib.ravel()[order]
     weight = coef.sum(axis=1)
-    out = weight <= 0.0
-    safe = np.where(out, 1.0, weight)
-    gap = np.where(out, np.inf, np.einsum("jk,jk->j", coef, gap_q[point_of]) / safe)
-    offset = start_gap_offset(problem, surface)
-    if offset is not None:
-        gap = gap - offset
-    slip = np.where(out, 0.0, np.einsum("jk,jk->j", coef, slip_q[point_of]) / safe)
+    gap_sum = np.einsum("jk,jk->j", coef, gap_q[point_of])
+    slip_sum = np.einsum("jk,jk->j", coef, slip_q[point_of])
     cols = cols_q[point_of].reshape(n_s, -1)
     vals_n = (coef[:, :, None] * vn_q[point_of]).reshape(n_s, -1)
     vals_t = (coef[:, :, None] * vt_q[point_of]).reshape(n_s, -1)
+    tied = _vanishing_weights(edges, weight, np.abs(coef).sum(axis=1))
+    if tied is not None:
+        j, k = tied
+        for array in (weight, gap_sum, slip_sum):
+            np.add.at(array, k, array[j])
+            array[j] = 0.0
+        extra_n, extra_t = np.zeros_like(vals_n), np.zeros_like(vals_t)
+        extra_cols = np.zeros_like(cols)
+        extra_n[k], extra_t[k], extra_cols[k] = vals_n[j], vals_t[j], cols[j]
+        vals_n[j] = vals_t[j] = 0.0
+        cols, vals_n, vals_t = (np.hstack(pair) for pair in ((cols, extra_cols), (vals_n, extra_n), (vals_t, extra_t)))
+    out = weight <= 0.0
+    safe = np.where(out, 1.0, weight)
+    gap = np.where(out, np.inf, gap_sum / safe)
+    offset = start_gap_offset(problem, surface)
+    if offset is not None:
+        gap = gap - offset
+    slip = np.where(out, 0.0, slip_sum / safe)
     B = Rows(np.vstack([cols, cols]), np.vstack([vals_n, vals_t]), 2 * zone.n_boundary)
-    # per node, the weighted mean normal of its Gauss points (for the reported force components)
+    # per node, the weighted mean normal of its points (for the reported force components)
     normal = np.einsum("jk,jkc->jc", coef, proj.normal[point_of])
     norm = np.linalg.norm(normal, axis=1)
     normal = np.where(out[:, None], 0.0, normal / np.where(out, 1.0, norm)[:, None])
     tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
     nodal = node_kinematics(problem, surface, d)
     weight = np.where(out, zone_weights(problem), weight)
-    return Kinematics(gap, slip, normal, tangent, out, weight, B, nodal.projection)
+    weight = np.where(weight > 0.0, weight, 1.0)  # (a tied node's own weight may vanish)
+    tied_nodes = None
+    if tied is not None:
+        tied_nodes = np.zeros(n_s, dtype=bool)
+        tied_nodes[tied[0]] = True
+    return Kinematics(gap, slip, normal, tangent, out, weight, B, nodal.projection, tied=tied_nodes)
+
+
+def _vanishing_weights(
+    edges: np.ndarray, weight: np.ndarray, magnitude: np.ndarray
+) -> tuple[np.ndarray, np.ndarray] | None:
+    r"""Slave nodes facing the master whose integral :math:`w_j = \int \phi_j` vanishes (or is
+    negative) and the node of their edges with the largest weight that takes over their
+    multiplier (None when there is none).
+
+    The corner node of a SEG3 edge on the axis of an axisymmetric zone has
+    :math:`\int \phi_0\, 2\pi r\, d\Gamma = 0` on a straight edge: its multiplier would
+    stand for no pressure, and a row without weight makes the weighted gap's normalisation
+    0/0. Its test function is added to its neighbour's (:math:`\psi_k = \phi_k + \phi_j`):
+    the multipliers still sum to a uniform pressure, so the patch test still passes.
+    """
+    scale = float(np.abs(weight).max(initial=0.0))
+    tiny = np.flatnonzero((magnitude > 1e-9 * scale) & (weight <= 1e-9 * scale))
+    if not len(tiny) or scale == 0.0:
+        return None
+    targets = []
+    for j in tiny:
+        around = np.unique(edges[np.any(edges == j, axis=1)])
+        around = around[around != j]
+        targets.append(int(around[np.argmax(weight[around])]))
+    return tiny, np.array(targets, dtype=np.int64)
 
 
 def delassus(

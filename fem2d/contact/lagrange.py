@@ -33,14 +33,17 @@ scale, gap and slip violations with the length tolerance of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 import numpy as np
 
 from fem2d.contact import active_set
 from fem2d.contact.free_step import free_step
-from fem2d.contact.kinematics import nodal_pressure, node_kinematics
+from fem2d.contact.kinematics import Kinematics, nodal_pressure, node_kinematics
+from fem2d.contact.mortar import mortar_kinematics
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.surface import MasterSurface, master_surface
@@ -136,12 +139,17 @@ class LagrangeFormulation:
         ``"block"`` or ``"single"`` status changes per iteration.
     orientation
         Master normal orientation, see :func:`fem2d.contact.surface.master_surface`.
+    discretization
+        ``"node_to_segment"`` (the multipliers are nodal forces, N) or ``"mortar"`` (weighted
+        gaps over the slave edges cut by the master's nodes, :mod:`fem2d.contact.mortar`; the
+        multipliers are pressures, Pa).
     """
 
     tolerance: float = 1e-10
     max_iter: int = 50
     strategy: str = "block"
     orientation: str = "auto"
+    discretization: str = "node_to_segment"
     name: ClassVar[str] = "lagrange"
     choices: ClassVar[dict[str, tuple[str, ...]]] = CHOICES["lagrange"]
 
@@ -165,13 +173,14 @@ class LagrangeFormulation:
                 status, direction, _ = primal_dual_update(it, mu, True)
             return status, direction
 
-        if self.max_iter >= 1:  # a step without contact forces (a flight) needs no loop
+        mortar = self.discretization == "mortar"
+        if self.max_iter >= 1 and not mortar:  # a step without contact forces (a flight) needs no loop
             result = free_step(problem, state.surface, state.status, state.direction, self.tolerance)
             if result is not None:
                 return discrete_solution(result, problem, state.surface)
         result = active_set.run(
             problem,
-            lambda d: node_kinematics(problem, state.surface, d),
+            kinematics_of(problem, state.surface, self.discretization),
             rule,
             np.zeros(2 * n),
             state.status,
@@ -180,15 +189,33 @@ class LagrangeFormulation:
             self.max_iter,
             rule_at_start=False,
         )
-        return discrete_solution(result, problem, state.surface)
+        return discrete_solution(result, problem, state.surface, mortar)
+
+
+def kinematics_of(
+    problem: CondensedProblem, surface: MasterSurface, discretization: str
+) -> Callable[[np.ndarray], Kinematics]:
+    """The kinematics of a discretization at a boundary displacement: node-to-segment
+    (:func:`~fem2d.contact.kinematics.node_kinematics`) or mortar
+    (:func:`~fem2d.contact.mortar.mortar_kinematics`)."""
+    if discretization == "mortar":
+        return partial(mortar_kinematics, problem, surface)
+    return partial(node_kinematics, problem, surface)
 
 
 def discrete_solution(
-    result: active_set.LoopResult, problem: CondensedProblem, surface: MasterSurface
+    result: active_set.LoopResult, problem: CondensedProblem, surface: MasterSurface, mortar: bool = False
 ) -> ContactSolution:
-    """The step's solution of a discrete formulation, with its next state."""
+    """The step's solution of a discrete formulation, with its next state: with ``mortar``, the
+    multipliers are the pressures and the nodal forces those of the rows (``B^T lambda``)."""
     n = problem.zone.n_slave
     lam_n, lam_t = result.lam[:n], result.lam[n:]
-    pressure = nodal_pressure(problem, lam_n)
+    if mortar:
+        forces = result.p.reshape(-1, 2)[:n]
+        pressure = lam_n.copy()
+        lam_n = np.einsum("ij,ij->i", result.kin.normal, forces)
+        lam_t = np.einsum("ij,ij->i", result.kin.tangent, forces)
+    else:
+        pressure = nodal_pressure(problem, lam_n)
     state = DiscreteState(surface, result.status.copy(), result.direction.copy(), lam_n.copy(), lam_t.copy(), pressure)
     return active_set.solution(result, problem, state)

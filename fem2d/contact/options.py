@@ -17,3 +17,9 @@ CHOICES: dict[str, dict[str, tuple[str, ...]]] = {
     "penalty": {"orientation": ("auto", "left", "right")},
     "continuous": {"integration": ("nodal", "gauss"), "orientation": ("auto", "left", "right")},
 }
+
+#: How the contact is discretised, whatever the method enforces it: slave nodes projected
+#: on master segments, or the mortar integrals over the slave edges cut by the master's nodes.
+DISCRETIZATIONS = ("node_to_segment", "mortar")
+for _choices in CHOICES.values():
+    _choices["discretization"] = DISCRETIZATIONS

@@ -51,6 +51,7 @@ import numpy as np
 from fem2d.contact import active_set
 from fem2d.contact.coulomb import return_map, reversal_to_stick
 from fem2d.contact.kinematics import nodal_pressure, node_kinematics, slave_weights, zone_weights
+from fem2d.contact.mortar import mortar_kinematics
 from fem2d.contact.options import CHOICES
 from fem2d.contact.problem import OPEN, SLIP, STICK, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.surface import MasterSurface, master_surface
@@ -168,6 +169,11 @@ class PenaltyFormulation:
         Ratio of the default ``e_n`` to the local stiffness of the slave body.
     tolerance, max_iter, orientation
         As for :class:`fem2d.contact.lagrange.LagrangeFormulation`.
+    discretization
+        ``"node_to_segment"`` (nodal springs, ``e_n`` and ``e_t`` in N/m) or ``"mortar"``
+        (:mod:`fem2d.contact.mortar`: the pressure ``e_n max(0, -g_j / w_j)``
+        on the weighted gap g_j, ``e_n`` and ``e_t`` in Pa/m, a pressure per metre of penetration;
+        the default is the node-to-segment one over the node's weight, uniform along the surface).
     """
 
     e_n: float | None = None
@@ -178,6 +184,7 @@ class PenaltyFormulation:
     tolerance: float = 1e-10
     max_iter: int = 50
     orientation: str = "auto"
+    discretization: str = "node_to_segment"
     name: ClassVar[str] = "penalty"
     #: the contact force is a function of the gap (a regularised law), not a
     #: constraint's multiplier: a scheme with an impulse law cannot impose it
@@ -230,6 +237,18 @@ class PenaltyFormulation:
             return float(e_n), float(self.e_t if self.e_t is not None else e_n)
         return float(e_n), float(self.e_t if self.e_t is not None else e_n)
 
+    def _frozen(
+        self, compliance: float, problem: CondensedProblem, mortar: bool
+    ) -> tuple[float | np.ndarray, float | np.ndarray] | None:
+        """The default coefficients of the zone (:meth:`coefficients`); with ``mortar``, per node
+        over the node's weight (Pa/m: the same pressure per unit penetration at every node)."""
+        weights = zone_weights(problem)
+        frozen = self.coefficients(compliance, weights, _lengths(problem.zone))
+        if frozen is None or not mortar:
+            return frozen
+        safe = np.where(weights > 0.0, weights, 1.0)
+        return tuple(np.where(weights > 0.0, np.asarray(c) / safe, 0.0) if np.ndim(c) else c for c in frozen)
+
     def solve(self, problem: CondensedProblem, state: PenaltyState) -> ContactSolution:
         """Newton on the condensed penalty problem.
 
@@ -241,11 +260,12 @@ class PenaltyFormulation:
         e_n, e_t = state.e_n, state.e_t
         anchor = state.tangential_force
         lam = np.zeros(2 * n)
-        kin_of = partial(node_kinematics, problem, state.surface)
+        mortar = self.discretization == "mortar"
+        kin_of = partial(mortar_kinematics if mortar else node_kinematics, problem, state.surface)
         L = active_set.linearise(problem, kin_of, problem.d_start.ravel())
         compliance = active_set.local_compliance(L, zone.slave_local, problem.workspace)
         floor = active_set.length_floor(problem)
-        frozen = (e_n, e_t) if e_n is not None else self.coefficients(compliance, zone_weights(problem), _lengths(zone))
+        frozen = (e_n, e_t) if e_n is not None else self._frozen(compliance, problem, mortar)
         # nothing can touch yet (no node faces the master): any value does for this step
         e_n, e_t = frozen if frozen is not None else (1.0, 1.0)
 
@@ -254,8 +274,9 @@ class PenaltyFormulation:
             the model's mismatch with the paired kinematics, as fractions of
             their tolerances (force scale, length tolerance); the model's values."""
             lin = L.e + L.W.dot(lam)
-            gap = np.where(L.kin.outside, np.inf, lin[:n]) if L.outside else lin[:n]
-            law = penalty_law(gap, lin[n:], anchor, e_n, e_t, mu)
+            values = lin if L.w2 is None else lin / L.w2  # mortar: the weighted gaps over the weights
+            gap = np.where(L.kin.outside, np.inf, values[:n]) if L.outside else values[:n]
+            law = penalty_law(gap, values[n:], anchor, e_n, e_t, mu)
             scale = max(float(np.abs(law.lam).max(initial=0.0)), float(np.abs(lam).max(initial=0.0)))
             # the law multiplies gap round-off by the penalty: a floor on the force tolerance
             force_tol = max(self.tolerance * max(scale, active_set.TINY), max(np.max(e_n), np.max(e_t)) * floor)
@@ -289,6 +310,8 @@ class PenaltyFormulation:
             last["piece"] = (status, direction)
             seen.add(status.tobytes() + direction.tobytes())
             c, D = affine_pieces(status, direction, anchor, e_n, e_t, mu)
+            if L.w2 is not None:  # the law on x / w: its slopes over the weights
+                D = D / L.kin.weight[None, :]
             return newton_step(L.W, L.e, c, D, status), 1
 
         out = active_set.newton_with_repairing(
@@ -305,7 +328,11 @@ class PenaltyFormulation:
         else:
             gap, slip = active_set.model_values(L, lam)
         lam_n, lam_t = lam[:n], lam[n:]
-        pressure = nodal_pressure(problem, lam_n)
+        if mortar:  # the multipliers are the pressures; the nodal forces those of the rows
+            pressure = lam_n.copy()
+            lam_n = np.einsum("ij,ij->i", kin.normal, p.reshape(-1, 2)[:n])
+        else:
+            pressure = nodal_pressure(problem, lam_n)
         # a stuck node keeps its elastic tangential force; an open one forgets its anchor
         new_state = replace(
             state,
@@ -314,7 +341,7 @@ class PenaltyFormulation:
             e_t=None if frozen is None else e_t,
             status=law.status,
             direction=law.direction,
-            normal_force=lam_n.copy(),
+            normal_force=np.array(lam_n),
             pressure=pressure,
             penetration=float((-np.where(kin.outside, 0.0, gap)).max(initial=0.0)),
         )

@@ -271,9 +271,11 @@ class Model:
                                                      "axisymmetric or plane, not both")
             axis.append(2 * body.axis_nodes(self.mesh))
         for contact in self.contacts:
-            if contact.formulation().name == "continuous":
-                raise ModelError(contact, "method", "the continuous contact method is not available with "
-                                                    "axisymmetric bodies: use 'lagrange' or 'penalty'")
+            method = contact.formulation()
+            if method.name == "continuous" and getattr(method, "discretization", "") != "mortar":
+                raise ModelError(contact, "method", "the continuous contact method is available with "
+                                                    "axisymmetric bodies on the mortar discretization only: give it "
+                                                    "discretization = 'mortar', or use 'lagrange' or 'penalty'")
         return np.unique(np.concatenate(axis))
 
     def _with_rigid_obstacles(self) -> tuple[Mesh, list[np.ndarray], list[Motion]]:
