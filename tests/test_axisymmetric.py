@@ -258,7 +258,8 @@ def test_mixed_hypotheses_contact_thickness_and_modal_obstacles_are_refused():
     from fem2d.contact.continuous import ContinuousFormulation
 
     contact = Contact("A_BOTTOM", RigidPlane((0.0, 0.0), (0.0, 1.0)), method=ContinuousFormulation())
-    with pytest.raises(ModelError, match="method: the continuous contact method is available with axisymmetric bodies on the mortar"):
+    with pytest.raises(ModelError, match="method: the continuous contact method is available with axisymmetric bodies "
+                                         "on the mortar"):
         Model(mesh, bodies=[axi], contacts=[contact]).assemble()
     with pytest.raises(ModelError, match="thickness: an axisymmetric body has no thickness"):
         Body("A", E=E, nu=NU, rho=1.0, hypothesis="axisymmetric", thickness=0.1)

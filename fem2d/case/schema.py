@@ -241,7 +241,8 @@ CONTACT = Table(
             default="node_to_segment", choices=DISCRETIZATIONS,
             doc="node_to_segment: slave nodes projected on the master's segments; mortar: the contact integrated "
             "over the slave edges cut where they face the master's nodes (a uniform pressure passes exactly between "
-            "non-matching meshes; the multipliers are pressures, penalty e_n and e_t in Pa/m), with every method",
+            "non-matching meshes; the multipliers are pressures; penalty e_n and e_t act as e_n / (mean tributary "
+            "length), a pressure per metre of penetration), with every method",
         ),
         "integration": String(
             default="nodal", doc="continuous method: contact points at nodes (nodal) or Gauss points (gauss); "

@@ -170,10 +170,11 @@ class PenaltyFormulation:
     tolerance, max_iter, orientation
         As for :class:`fem2d.contact.lagrange.LagrangeFormulation`.
     discretization
-        ``"node_to_segment"`` (nodal springs, ``e_n`` and ``e_t`` in N/m) or ``"mortar"``
-        (:mod:`fem2d.contact.mortar`: the pressure ``e_n max(0, -g_j / w_j)``
-        on the weighted gap g_j, ``e_n`` and ``e_t`` in Pa/m, a pressure per metre of penetration;
-        the default is the node-to-segment one over the node's weight, uniform along the surface).
+        ``"node_to_segment"`` (nodal springs) or ``"mortar"`` (:mod:`fem2d.contact.mortar`:
+        the pressure ``eps_n max(0, -g_j / w_j)`` on the weighted gap g_j, with
+        ``eps_n = e_n / mean(w)`` in Pa/m, the pressure per metre of penetration of a node of
+        mean tributary length w; ``e_n`` and ``e_t`` stay in N/m, so that a case keeps its
+        stiffness from one discretization to the other, and act uniformly along the surface).
     """
 
     e_n: float | None = None
@@ -246,8 +247,12 @@ class PenaltyFormulation:
         frozen = self.coefficients(compliance, weights, _lengths(problem.zone))
         if frozen is None or not mortar:
             return frozen
+        if self.e_n is not None or not np.ndim(frozen[0]):  # given (N/m): a node of mean weight's stiffness
+            mean = float(weights.mean())
+            return tuple(np.asarray(c, dtype=float) / mean for c in frozen)
         safe = np.where(weights > 0.0, weights, 1.0)
-        return tuple(np.where(weights > 0.0, np.asarray(c) / safe, 0.0) if np.ndim(c) else c for c in frozen)
+        return tuple(np.where(weights > 0.0, np.asarray(c) / safe, 0.0) if np.ndim(c) else c / float(weights.mean())
+                     for c in frozen)
 
     def solve(self, problem: CondensedProblem, state: PenaltyState) -> ContactSolution:
         """Newton on the condensed penalty problem.
@@ -265,7 +270,7 @@ class PenaltyFormulation:
         L = active_set.linearise(problem, kin_of, problem.d_start.ravel())
         compliance = active_set.local_compliance(L, zone.slave_local, problem.workspace)
         floor = active_set.length_floor(problem)
-        frozen = (e_n, e_t) if e_n is not None else self._frozen(compliance, problem, mortar)
+        frozen = self._frozen(compliance, problem, mortar) if e_n is None else (e_n, e_t)
         # nothing can touch yet (no node faces the master): any value does for this step
         e_n, e_t = frozen if frozen is not None else (1.0, 1.0)
 

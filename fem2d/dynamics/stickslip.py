@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from fem2d.contact.problem import SLIP, ContactSolution
+from fem2d.contact.problem import STICK, ContactSolution
 from fem2d.contact.search import project
 from fem2d.contact.surface import master_surface
 from fem2d.dynamics.coupling import ContactCoupling, StepFailed
@@ -195,7 +195,7 @@ class StickSlipLocator:
         found = []
         for z, (zone, part) in enumerate(zip(self.zones, parts)):
             n = zone.n_slave
-            nodes = np.flatnonzero((part.status == SLIP) & (part.normal_force > 0.0))
+            nodes = np.flatnonzero(carries_sliding(part))
             if not len(nodes):
                 continue
             held = self._held(z, part)[nodes]
@@ -218,7 +218,7 @@ class StickSlipLocator:
         """Per slave node of zone z, whether its body's sliding nodes (status SLIP, in contact) carry
         less than :data:`HELD_SHARE` of the normal force of the body's nodes in the zone in ``part``."""
         force = np.maximum(part.normal_force, 0.0)
-        sliding = (part.status == SLIP) & (force > 0.0)
+        sliding = carries_sliding(part)
         body = self.slave_bodies[z] + 1  # (0: nodes in no cell)
         total = np.bincount(body, weights=force)
         slides = np.bincount(body, weights=np.where(sliding, force, 0.0), minlength=len(total))
@@ -372,6 +372,21 @@ class StickSlipLocator:
         parts = trial.solution.parts or (trial.solution,)
         slips = np.concatenate([parts[item.zone].slip[item.nodes] for item in self._sliding])
         return bool(abs(float(np.mean(slips))) <= 0.1 * reversal)
+
+
+def carries_sliding(part: ContactSolution) -> np.ndarray:
+    """Per slave node, whether it carries a normal force and does not stick: the sliding nodes,
+    and, with mortar contact, their neighbours (a pressure at node j puts forces on the nodes of
+    its edges, whose own multipliers may be zero: their friction jumps with the slip's).
+
+    >>> from fem2d.contact.problem import ContactSolution
+    >>> part = ContactSolution(forces=np.zeros((3, 2)), normal_force=np.array([1.0, 2.0, 0.0]),
+    ...                        tangential_force=np.zeros(3), gap=np.zeros(3), status=np.array([2, 0, 0]),  # slip, open
+    ...                        slip=np.zeros(3), state=None, iterations=1, converged=True, residual=0.0)
+    >>> carries_sliding(part).tolist()
+    [True, True, False]
+    """
+    return (part.status != STICK) & (part.normal_force > 0.0)
 
 
 def zone_forces(solution: ContactSolution) -> tuple[np.ndarray, ...]:

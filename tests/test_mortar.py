@@ -1,0 +1,203 @@
+"""Mortar contact: the contact patch test on non-matching meshes, with every method and element.
+
+The patch test: two elastic blocks stacked, meshed independently (different numbers of cells
+along the interface), the lower one on a frictionless support, a uniform pressure p on the
+upper one's top. Its exact solution is a uniform stress sigma_yy = -p in both blocks, so the
+interface pressure is p at every point. A node-to-segment discretisation transmits it with
+errors of several percent on non-matching meshes; the mortar one exactly, to the solver's
+tolerance. The pressure a slave node stands for is its normal force over its tributary length
+(:func:`fem2d.contact.kinematics.slave_weights`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fem2d
+from fem2d.contact.kinematics import slave_weights
+from fem2d.mesh.builders import rectangle
+from fem2d.mesh.mesh import CellBlock, Mesh
+
+E, NU, P, TAU = 2.0e11, 0.3, 1.0e7, 2.0e6
+METHODS = {"lagrange": fem2d.LagrangeFormulation, "penalty": fem2d.PenaltyFormulation,
+           "continuous": fem2d.ContinuousFormulation}
+
+
+def stacked(element: str, n_low: int, n_up: int, width: float = 1.0, height: float = 0.5) -> Mesh:
+    """Blocks [0, width] x [-height, 0] (groups LOW_*) and [0, width] x [0, height] (UP_*),
+    n_low and n_up cells along the interface, meshed apart (no node shared)."""
+    low = rectangle(width, height, n_low, 2, element, origin=(0.0, -height))
+    up = rectangle(width, height, n_up, 2, element, origin=(0.0, 0.0))
+    groups = {f"LOW_{name}": block for name, block in low.groups.items()}
+    offset = len(low.points)
+    groups.update({f"UP_{name}": CellBlock(block.kind, block.nodes + offset) for name, block in up.groups.items()})
+    return Mesh(np.vstack([low.points, up.points]), groups, f"stacked {element}")
+
+
+def interface_pressure(mesh, contact, result, axisymmetric=False):
+    """Per slave node, normal and tangential force over the tributary length (ring area), Pa."""
+    weights = slave_weights(contact.zone(mesh, axisymmetric))
+    inside = weights > 1e-9 * weights.max()  # (a SEG3 corner on the axis has no ring area)
+    normal = result.histories["slave_normal_force"][-1][inside] / weights[inside]
+    tangential = result.histories["slave_tangential_force"][-1][inside] / weights[inside]
+    return normal, tangential
+
+
+def pressed(element, method, discretization="mortar", hypothesis="plane_strain", n=(4, 3), upper=(E, NU),
+            **options):
+    mesh = stacked(element, *n)
+    bodies = [fem2d.Body("LOW_BODY", E=E, nu=NU, rho=0.0, hypothesis=hypothesis),
+              fem2d.Body("UP_BODY", E=upper[0], nu=upper[1], rho=0.0, hypothesis=hypothesis)]
+    supports = [fem2d.Support("LOW_BOTTOM", ("dy",)), fem2d.Support("LOW_LEFT", ("dx",)),
+                fem2d.Support("UP_LEFT", ("dx",))]
+    contact = fem2d.Contact("UP_BOTTOM", "LOW_TOP", method=METHODS[method](discretization=discretization, **options))
+    model = fem2d.Model(mesh, bodies=bodies, supports=supports, loads=[fem2d.Pressure("UP_TOP", P)],
+                        contacts=[contact])
+    result = fem2d.StaticAnalysis(model, fem2d.TimeStepping(dt=1.0, end=1.0)).run()
+    return mesh, contact, result
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("element", ["quad4", "quad8", "quad9", "tri3", "tri6"])
+def test_a_uniform_pressure_passes_exactly_between_non_matching_meshes(element, method):
+    mesh, contact, result = pressed(element, method)
+    normal, tangential = interface_pressure(mesh, contact, result)
+    assert np.max(np.abs(normal - P)) < 1e-9 * P
+    assert np.max(np.abs(tangential)) < 1e-9 * P
+
+
+def test_node_to_segment_fails_the_same_patch_test():
+    """What the mortar discretisation is for: the node-to-segment one is off by percents here."""
+    mesh, contact, result = pressed("quad4", "lagrange", "node_to_segment")
+    normal, _ = interface_pressure(mesh, contact, result)
+    assert np.max(np.abs(normal - P)) > 0.05 * P
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("element", ["quad4", "quad8", "tri6"])
+def test_the_axisymmetric_patch_test_passes(element, method):
+    """Two stacked cylinders (x the radius): the ring areas 2 pi r weigh the integrals; a SEG3
+    corner node on the axis, whose ring area vanishes, hands its multiplier to its neighbour."""
+    mesh, contact, result = pressed(element, method, hypothesis="axisymmetric")
+    normal, _ = interface_pressure(mesh, contact, result, axisymmetric=True)
+    assert np.max(np.abs(normal - P)) < 1e-9 * P
+
+
+@pytest.mark.parametrize("element", ["quad4", "quad8"])
+def test_two_materials_with_the_same_lateral_expansion(element):
+    """An upper block of other E and nu whose lateral strain nu (1 + nu) p / E is the lower one's
+    (so that the two surfaces stay flush: the exact solution stays uniform)."""
+    nu_up = 0.45
+    e_up = E * nu_up * (1 + nu_up) / (NU * (1 + NU))
+    mesh, contact, result = pressed(element, "lagrange", n=(3, 5), upper=(e_up, nu_up))
+    normal, _ = interface_pressure(mesh, contact, result)
+    assert np.max(np.abs(normal - P)) < 1e-9 * P
+
+
+def sheared(element, method, discretization="mortar"):
+    """The patch test with a sticking shear tau (mu = 0.5 > tau / p): the uniform state
+    sigma_yy = -p, sigma_xy = tau, held by the tractions of that state on every side."""
+    mesh = stacked(element, 4, 3)
+    bodies = [fem2d.Body("LOW_BODY", E=E, nu=NU, rho=0.0), fem2d.Body("UP_BODY", E=E, nu=NU, rho=0.0)]
+    supports = [fem2d.Support("LOW_BOTTOM", ("dy",)), fem2d.Support("LOW_SW", ("dx",))]
+    loads = [fem2d.Pressure("UP_TOP", P), fem2d.Traction("UP_TOP", (TAU, 0.0)),
+             fem2d.Traction("LOW_BOTTOM", (-TAU, 0.0))]
+    for block in ("LOW", "UP"):
+        loads += [fem2d.Traction(f"{block}_RIGHT", (0.0, TAU)), fem2d.Traction(f"{block}_LEFT", (0.0, -TAU))]
+    contact = fem2d.Contact("UP_BOTTOM", "LOW_TOP", mu=0.5, method=METHODS[method](discretization=discretization))
+    model = fem2d.Model(mesh, bodies=bodies, supports=supports, loads=loads, contacts=[contact])
+    return mesh, contact, fem2d.StaticAnalysis(model, fem2d.TimeStepping(dt=1.0, end=1.0)).run()
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("element", ["quad4", "quad8"])
+def test_a_sticking_shear_passes_too(element, method):
+    """Every node sticks and carries p and tau; penalty to its elastic slip's convergence
+    (1e-7 with node-to-segment on matching meshes too)."""
+    mesh, contact, result = sheared(element, method)
+    normal, tangential = interface_pressure(mesh, contact, result)
+    tolerance = 1e-6 if method == "penalty" else 1e-9
+    assert np.max(np.abs(normal - P)) < tolerance * P
+    assert np.max(np.abs(np.abs(tangential) - TAU)) < tolerance * TAU
+    assert (result.histories["slave_status"][-1] == 1).all()  # stuck
+
+
+def test_penalty_mortar_penetrates_by_the_pressure_over_its_coefficient():
+    """With mortar, a given e_n (N/m, as node-to-segment's) acts as e_n / mean(w) (Pa/m, w the
+    tributary lengths), uniformly: the uniform p penetrates by p mean(w) / e_n at every node,
+    corner and mid-side alike."""
+    e_n = 1.0e13
+    mesh, contact, result = pressed("quad8", "penalty", e_n=e_n)
+    normal, _ = interface_pressure(mesh, contact, result)
+    assert np.max(np.abs(normal - P)) < 1e-9 * P
+    mean = slave_weights(contact.zone(mesh)).mean()
+    np.testing.assert_allclose(result.histories["slave_gap"][-1], -P * mean / e_n, rtol=1e-6)
+
+
+def test_gauss_integration_is_refused_with_mortar():
+    with pytest.raises(fem2d.InputError, match=r"integration: does not apply with discretization = \"mortar\""):
+        fem2d.ContinuousFormulation(integration="gauss", discretization="mortar")
+    with pytest.raises(fem2d.InputError, match="discretization: expected one of 'node_to_segment', 'mortar'"):
+        fem2d.contact.make_formulation("lagrange", discretization="segment_to_segment")
+
+
+CASE = """
+[case]
+name = "patch"
+kind = "static"
+[mesh]
+file = "patch.msh"
+[[materials]]
+group = "A"
+E = 2.0e11
+nu = 0.3
+[[materials]]
+group = "B"
+E = 2.0e11
+nu = 0.3
+[[supports]]
+group = "A_BOTTOM"
+dofs = ["dy"]
+[[supports]]
+group = "A_SW"
+dofs = ["dx"]
+[[supports]]
+group = "B_SW"
+dofs = ["dx"]
+[[loads]]
+type = "pressure"
+group = "B_TOP"
+value = 1.0e7
+[contact]
+slave = "B_BOTTOM"
+master = "A_TOP"
+discretization = "mortar"
+{extra}
+[time]
+dt = 1.0
+end = 1.0
+[report]
+node = "B_SW"
+component = "dy"
+"""
+
+
+def write_patch(tmp_path, extra=""):
+    from gridmesh import write
+
+    write(tmp_path / "patch.msh", {"A": (0.0, -0.5, 1.0, 0.0, 4, 2), "B": (0.0, 0.0, 1.0, 0.5, 3, 2)})
+    path = tmp_path / "patch.toml"
+    path.write_text(CASE.format(extra=extra))
+    return path
+
+
+def test_a_case_file_asks_for_mortar_and_its_peak_pressure_is_the_applied_one(tmp_path):
+    result = fem2d.run(str(write_patch(tmp_path)))
+    assert result.quantities["peak_pressure"] == pytest.approx(1.0e7, rel=1e-9)
+
+
+def test_a_case_with_mortar_and_an_integration_is_refused_naming_the_key(tmp_path):
+    path = write_patch(tmp_path, 'method = "continuous"\nintegration = "gauss"')
+    with pytest.raises(fem2d.InputError, match=r"patch.toml: contact.integration: .*discretization = \"mortar\""):
+        fem2d.run(str(path))
