@@ -347,6 +347,14 @@ REPORT = Table(
         "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),
         "modes": Integer(default=0, min=0, doc="report the first N natural frequencies f_1..f_N (Hz)"),
         "snapshots": Integer(default=0, min=0, doc="keep the full displacement every N steps (VTU output); 0: none"),
+        "error_bars": Boolean(
+            default=False,
+            doc="a mesh error bar on every quantity (fem2d run, fem2d.run): the run's mesh.refine level L and the "
+            "two coarser levels L-1, L-2 of its mesh family are run at the same time.dt, and each quantity is "
+            "reported as value +- GCI (Roache's grid convergence index of level L: an observed order and a "
+            "Richardson extrapolation, result.json's error_bars); with L = 1 two levels, the element's order "
+            "assumed and a safety factor of 3 (said in a note); needs mesh.refine >= 1 on a direct or static case",
+        ),
         "bodies": Array(
             item=String(),
             default=[],

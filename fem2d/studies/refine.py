@@ -9,7 +9,9 @@ the two the level's check judged (``1e-05 abs``, ``0.01 rel``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -256,3 +258,94 @@ def refine_document(records: Sequence[RunRecord], conv: dict[str, Convergence],
             "reference_stops_holding": departures.get(name),
         }
     return doc
+
+
+@dataclass(frozen=True)
+class RefineStudy:
+    """A mesh refinement study's runs and tables, as ``fem2d refine`` prints and writes them:
+    ``study[name]`` is a quantity's :class:`~fem2d.studies.convergence.Convergence` (its
+    error bar at the finest level), :meth:`table` the level table (refine.csv),
+    :meth:`convergence_table` one row per quantity, :meth:`document` refine.json;
+    ``departures`` the references that stop holding as h falls, ``exit_status`` and
+    ``verdict`` the study's (:func:`verdict`)."""
+
+    records: tuple[RunRecord, ...]
+    convergence: dict[str, Convergence]
+    departures: dict[str, str]
+    exit_status: int
+    verdict: str
+
+    @classmethod
+    def of(cls, records: Sequence[RunRecord], strict: bool = False) -> RefineStudy:
+        """The study of ``records`` (one run per level)."""
+        conv = study_convergence(records)
+        departures = reference_departures(records, conv)
+        status, line = verdict(records, departures, strict)
+        return cls(tuple(records), conv, departures, status, line)
+
+    def __getitem__(self, name: str) -> Convergence:
+        if name not in self.convergence:
+            raise KeyError(f"{name!r}: the study's quantities are {', '.join(self.convergence)}")
+        return self.convergence[name]
+
+    @property
+    def levels(self) -> list[int]:
+        """The levels run, coarsest first."""
+        return sorted(level_of(r) for r in self.records)
+
+    def table(self) -> Table:
+        """:func:`level_table` with each quantity's convergence on its finest row (refine.csv)."""
+        return level_table(self.records, self.convergence)
+
+    def convergence_table(self) -> Table:
+        """:func:`convergence_table`: one row per quantity."""
+        return convergence_table(self.records, self.convergence)
+
+    def document(self) -> dict[str, Any]:
+        """:func:`refine_document`: refine.json."""
+        return refine_document(self.records, self.convergence, self.departures, (self.exit_status, self.verdict))
+
+
+def refine(case: Any, levels: Sequence[int] = (0, 1, 2, 3), overrides: Mapping[str, Any] | None = None,
+           dt_with_h: bool = False, workers: int | None = 1, out: str | os.PathLike | None = None,
+           strict: bool = False) -> RefineStudy:
+    """Run ``case`` (a built-in name, a TOML path or a loaded :class:`~fem2d.case.loading.Case`)
+    at each ``mesh.refine`` level of ``levels`` and return the study, as ``fem2d refine``
+    (``dt_with_h``: ``time.dt / 2**level``, its ``--dt-with-h``; ``workers`` processes, 1 in
+    this process; ``out``: each level's directory ``out/level-L``, nothing written without).
+
+    >>> import fem2d
+    >>> study = fem2d.refine("hertz", levels=[0, 1, 2])
+    >>> bar = study["contact_half_width"]
+    >>> bar.kind, bar.fit_levels, study.exit_status
+    ('monotone', (0, 1, 2), 0)
+    >>> from fem2d.exact.hertz import HertzLineContact
+    >>> exact = HertzLineContact(P=3.6e6, R=0.05, E=2.1e11, nu=0.3).half_width
+    >>> abs(bar.extrapolated - exact) <= bar.band
+    True
+    """
+    from fem2d.case.loading import Case, load_case
+    from fem2d.studies.execution import local_executor, run_all
+    from fem2d.studies.study import refine_specs
+
+    if isinstance(case, Case):
+        overrides = {**case.overrides, **(overrides or {})}
+        case = str(case.path) if case.path is not None else case.name
+    elif not isinstance(case, str | os.PathLike):
+        raise TypeError(f"fem2d.refine takes a case (a built-in name, a TOML path or a Case), not a "
+                        f"{type(case).__name__}: the levels are those of a case's mesh family (mesh.refine)")
+    levels = [int(lv) for lv in levels]
+    if not levels or min(levels) < 0 or sorted(set(levels)) != levels:
+        raise ValueError(f"levels {levels}: expected increasing levels >= 0")
+    overrides = dict(overrides or {})
+    loaded = load_case(str(case), overrides)
+    if loaded.kind == "modal":
+        raise loaded.error("case.kind", "a modal case runs on a basis of modes: there is no mesh size h to refine")
+    dt = loaded.time_step if dt_with_h else None
+    specs = refine_specs(str(case), levels, overrides, out, dt)
+    executor = local_executor(workers or min(len(specs), os.cpu_count() or 1))
+    try:
+        records = run_all(specs, executor)
+    finally:
+        executor.shutdown(wait=True)
+    return RefineStudy.of(records, strict)
