@@ -29,13 +29,71 @@ LEVEL_COLUMNS = ["quantity", "level", "dofs", "value", "abs_error", "rel_error",
 CONVERGENCE_COLUMNS = ["convergence", "fit levels", "observed order", "extrapolated", "gci", "error bar",
                        "indicator"]
 
+#: with runs extrapolated in time (``time.extrapolate``): each level's time error estimate of the
+#: quantity, and on the finest row which of the time error and the mesh error bar dominates
+TIME_COLUMNS = ["time error", "dominant"]
+
 #: number formats of the columns of the refinement tables
 FORMATS = {"abs_error": ".2e", "rel_error": ".2e", "order": ".3g", "change": ".2e", "change order": ".3g",
            "wall_s": ".3g", "observed order": ".3g", "gci": ".2e", "error bar": ".2e", "indicator": ".3g",
-           "ref. error": ".2e", "extrap. ref. error": ".2e"}
+           "ref. error": ".2e", "extrap. ref. error": ".2e", "time error": ".2e"}
 
 #: formal order of the finite-element solution by element (assumed with two levels only)
 ELEMENT_ORDERS = {"quad4": 1, "tri3": 1, "quad8": 2, "quad9": 2, "tri6": 2}
+
+def timed(records: Sequence[RunRecord]) -> bool:
+    """Whether the study's runs were extrapolated in time (they carry time error estimates)."""
+    return any(r.time_errors for r in records if r.error is None)
+
+
+def time_error(records: Sequence[RunRecord], name: str) -> float | None:
+    """The finest finished level's time error estimate of quantity ``name`` (None without)."""
+    ok = sorted((r for r in records if r.error is None), key=level_of)
+    return ok[-1].time_errors.get(name) if ok else None
+
+
+def dominant(c: Convergence, time_err: float | None) -> str | None:
+    """Which error is the larger at the finest level: ``"time"`` when the time error estimate
+    exceeds the mesh error bar's half-width, else ``"mesh"``; ``"mesh (no bar)"`` when the
+    levels give no bar (they diverge); None without a time error or when both are zero.
+
+    >>> from fem2d.studies.convergence import convergence
+    >>> c = convergence([0, 1, 2], [1.0 + 4.0**-lv for lv in range(3)])   # bar 0.0208
+    >>> dominant(c, 0.1), dominant(c, 1e-4), dominant(c, None)
+    ('time', 'mesh', None)
+    """
+    if time_err is None:
+        return None
+    if c.band is None:
+        return "mesh (no bar)"
+    if time_err == 0.0 and c.band == 0.0:
+        return None
+    return "time" if time_err > c.band else "mesh"
+
+
+def time_and_mesh(records: Sequence[RunRecord], conv: dict[str, Convergence]) -> str | None:
+    """The one line that says, at the finest level, which quantities' time error dominates
+    their mesh error bar (take a smaller ``time.dt``) and which the mesh's (refine the mesh);
+    None when the runs were not extrapolated in time."""
+    if not timed(records):
+        return None
+    by: dict[str, list[str]] = {"time": [], "mesh": [], "mesh (no bar)": []}
+    for name, c in conv.items():
+        t = time_error(records, name)
+        d = dominant(c, t)
+        if d is not None:
+            by[d].append(name if c.band is None else f"{name} ({t:.2g} against +-{c.band:.2g})")
+    parts = []
+    if by["time"]:
+        parts.append(f"the time error dominates {', '.join(by['time'])}: take a smaller time.dt")
+    if by["mesh"]:
+        parts.append(f"the mesh error dominates {', '.join(by['mesh'])}: refine the mesh")
+    if by["mesh (no bar)"]:
+        parts.append(f"no mesh error bar for {', '.join(by['mesh (no bar)'])} (the levels do not converge yet): "
+                     "refine the mesh")
+    finest = max((level_of(r) for r in records if r.error is None), default=0)
+    return f"time against mesh at level {finest}: " + ("; ".join(parts) if parts else "no quantity has either error")
+
 
 def level_of(record: RunRecord) -> int:
     """The ``mesh.refine`` level a run was made at."""
@@ -97,7 +155,9 @@ def level_table(records: Sequence[RunRecord], conv: dict[str, Convergence] | Non
     Between levels i and j, h shrinks by ``2 ** (j - i)``.
     """
     runs = sorted(records, key=level_of)
+    with_time = conv is not None and timed(runs)
     header = list(LEVEL_COLUMNS) + (list(CONVERGENCE_COLUMNS) if conv is not None else [])
+    header += list(TIME_COLUMNS) if with_time else []
     rows: list[list[Any]] = []
     for name in quantities(runs):
         c = (conv or {}).get(name)
@@ -122,6 +182,9 @@ def level_table(records: Sequence[RunRecord], conv: dict[str, Convergence] | Non
             if conv is not None:
                 fill = c is not None and level == finest and r.error is None
                 row += _convergence_cells(c) if fill else [None] * len(CONVERGENCE_COLUMNS)
+                if with_time:
+                    t = r.time_errors.get(name) if r.error is None else None
+                    row += [t, dominant(c, t) if fill else None]
             rows.append(row)
             if r.error is None:
                 previous, prev_change = (level, value, abs_err), change
@@ -181,9 +244,13 @@ def convergence_table(records: Sequence[RunRecord], conv: dict[str, Convergence]
     """One row per quantity that changes with h or has a reference: its convergence
     (kind, fit levels, observed order, extrapolated value, GCI, the error bar's
     half-width, indicator) and, with a reference, the finest level's error and the
-    extrapolated value's distance to it (both absolute)."""
+    extrapolated value's distance to it (both absolute); with runs extrapolated in time,
+    the finest level's time error beside the mesh error bar and which dominates
+    (:data:`TIME_COLUMNS`)."""
     runs = sorted((r for r in records if r.error is None), key=level_of)
+    with_time = timed(runs)
     header = ["quantity", *CONVERGENCE_COLUMNS, "finest", "ref. error", "extrap. ref. error"]
+    header += list(TIME_COLUMNS) if with_time else []
     rows = []
     for name, c in conv.items():
         check = _check(runs[-1], name) if runs else None
@@ -193,7 +260,11 @@ def convergence_table(records: Sequence[RunRecord], conv: dict[str, Convergence]
         extrap = None
         if check is not None and c.extrapolated is not None and check["reference"] is not None:
             extrap = abs(c.extrapolated - check["reference"])
-        rows.append([name, *_convergence_cells(c), c.value, ref_err, extrap])
+        row = [name, *_convergence_cells(c), c.value, ref_err, extrap]
+        if with_time:
+            t = time_error(runs, name)
+            row += [t, dominant(c, t)]
+        rows.append(row)
     return header, rows
 
 
@@ -245,6 +316,7 @@ def refine_document(records: Sequence[RunRecord], conv: dict[str, Convergence],
         "quantities": {},
         "exit_status": status[0],
         "verdict": status[1],
+        "time_and_mesh": time_and_mesh(runs, conv),
     }
     for name, c in conv.items():
         checks = [_check(r, name) for r in runs]
@@ -257,6 +329,10 @@ def refine_document(records: Sequence[RunRecord], conv: dict[str, Convergence],
             "convergence": c.as_dict(),
             "reference_stops_holding": departures.get(name),
         }
+        if timed(runs):
+            doc["quantities"][name]["time_errors"] = [r.time_errors.get(name) if r.error is None else None
+                                                     for r in runs]
+            doc["quantities"][name]["dominant"] = dominant(c, time_error(runs, name))
     return doc
 
 
