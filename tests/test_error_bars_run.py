@@ -167,10 +167,27 @@ def test_refine_puts_the_time_error_beside_the_mesh_error_bar_and_says_which_dom
     finest = next(r for r in rows if r["quantity"] == "x_at_0.90" and r["level"] == "1")
     assert float(finest["time error"]) == pytest.approx(q["time_errors"][1]) and finest["dominant"] == q["dominant"]
     line = doc["time_and_mesh"]
-    assert line.startswith("time against mesh at level 1: ") and line in printed
+    assert line.startswith("time against mesh at level 1 (time.dt halves with h: the mesh bar holds the change of "
+                           "time.dt between levels too): ") and line in printed
     said = f"x_at_0.90 ({q['time_errors'][1]:.2g} against +-{band:.2g})"
     assert said in line.split("the mesh error dominates" if q["dominant"] == "mesh" else "the time error dominates")[1]
     assert main([*args, "--set", "time.extrapolate=false", "--out", str(tmp_path / "p")]) == 0
     capsys.readouterr()
     plain = json.loads((tmp_path / "p" / "refine.json").read_text())
     assert plain["time_and_mesh"] is None and "time_errors" not in plain["quantities"]["x_at_0.90"]
+
+
+def test_a_run_with_error_bars_extrapolated_in_time_says_which_error_dominates(tmp_path, capsys):
+    """SDNV104 A to 1 s at level 1 (levels 0-1 at one time.dt): the block's x(0.9) hardly moves
+    with h (a mesh bar of 1e-7 m) while its time error at dt = 0.02 is 1.6e-4 m: the time
+    error dominates, said beside the bar; result.json holds both."""
+    out = tmp_path / "run"
+    assert main(["run", "sdnv104a", "--set", "mesh.refine=1", "--set", "report.error_bars=true", "--set",
+                 "time.dt=0.02", "--set", "time.end=1.0", "--set", "report.at_times=[0.9]", "--quiet",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    document = json.loads((out / "result.json").read_text())
+    bar, t = document["error_bars"]["x_at_0.90"], document["time_errors"]["x_at_0.90"]
+    assert bar["band"] < 1e-3 * t  # the same dt at both levels: the bar is the mesh's alone
+    assert f"x_at_0.90 = {bar['value']:.10g} +- {bar['band']:.2g} (" in printed
+    assert f"time error {t:.2g}: the time error dominates" in printed

@@ -119,7 +119,7 @@ def _said_run(args, case, result, out: Path) -> int:
     if result.error_bars is not None:
         from fem2d.studies.error_bars import format_error_bars
 
-        print(format_error_bars(result.error_bars))
+        print(format_error_bars(result.error_bars, result.time_errors))
     if result.checks:
         print(format_checks([result]))
     for note in result.unchecked:

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from fem2d.studies.convergence import Convergence
 from fem2d.studies.execution import InlineExecutor, RunSpec, record_of, run_all
+from fem2d.studies.refine import dominant
 
 if TYPE_CHECKING:
     from fem2d.case.loading import Case
@@ -64,24 +65,28 @@ def run(
     levels of its mesh family too, the result then carrying each quantity's error bar
     (:meth:`Result.error_bar <fem2d.runs.result.Result.error_bar>`, ``error_bars`` in
     result.json). ``progress`` follows the run's own level, which runs first."""
-    from fem2d.case.loading import Case, load_case
+    from fem2d.case.loading import Case, load_case, override_pairs
     from fem2d.runs import result as single
 
     if not isinstance(case, Case):
         case = load_case(case, overrides)
-        overrides = ()
     elif isinstance(overrides, str) or overrides:
-        case = load_case(case.path or case.name, {**case.overrides, **single._pairs(overrides)})
-        overrides = ()
-    result = single.run(case, overrides, progress, reference_cache, strict)
+        case = load_case(case.path or case.name, {**case.overrides, **override_pairs(overrides)})
+    result = single.run(case, (), progress, reference_cache, strict)
     if not case.get("report.error_bars"):
         return result
-    return with_error_bars(result, case)
+    barred = with_error_bars(result, case)
+    said = barred.warnings[len(result.warnings):]
+    if said:  # the coarser levels' warnings, as the run's own were: Python warnings, or with strict an error
+        single.finished(dataclasses.replace(barred, warnings=said), case.where, strict)
+    return barred
 
 
 def with_error_bars(result: Result, case: Case) -> Result:
     """``result`` (of ``case`` at its own level) with the error bar of each quantity,
-    from the coarser levels run here, in this process, nothing written."""
+    from the coarser levels run here, in this process, nothing written. A coarser level
+    that failed or warned is said in the result's warnings (``report.error_bars: level
+    L: ...``); the bars are then those of the levels that ran."""
     from fem2d.case.loading import STUDY_KEYS
     from fem2d.studies import refine
 
@@ -99,13 +104,16 @@ def with_error_bars(result: Result, case: Case) -> Result:
              "of level " + f"{level} (Roache's grid convergence index)"]
     warnings = [f"report.error_bars: {'; '.join(failed)} failed: the error bars are of the levels that ran "
                 f"({span})"] if failed else []
+    warnings += [f"report.error_bars: level {refine.level_of(r)}: {text}" for r in records[:-1] for text in r.warnings]
     return dataclasses.replace(result, error_bars=conv, notes=[*result.notes, *notes],
                                warnings=[*result.warnings, *warnings])
 
 
-def format_error_bars(error_bars: Mapping[str, Convergence]) -> str:
+def format_error_bars(error_bars: Mapping[str, Convergence], time_errors: Mapping[str, float] | None = None) -> str:
     """The printed lines of a run's error bars: ``name = value +- band`` with the GCI, the
-    order, the extrapolated value and the convergence's note, one quantity a line.
+    order, the extrapolated value and the convergence's note, one quantity a line; with
+    ``time_errors`` (a run extrapolated in time) each quantity's time error beside it, and
+    which of the two dominates (:func:`fem2d.studies.refine.dominant`).
 
     >>> from fem2d.studies.convergence import convergence
     >>> print(format_error_bars({"x": convergence([1, 2], [1.04, 1.01])}))
@@ -127,6 +135,9 @@ of the element is assumed and Fs = 3 (Roache); a third level measures the order
             said.append(f"extrapolated {c.extrapolated:.10g}")
         if c.asymptotic is not None:
             said.append("asymptotic" if c.asymptotic else "not asymptotic")
+        t = (time_errors or {}).get(name)
+        if t is not None:
+            said.append(f"time error {t:.2g}: the {dominant(c, t) or 'mesh'} error dominates")
         lines.append(f"  {name} = {c.value:.10g} +- {c.band:.2g} ({', '.join(said)})" + (f": {c.note}" if c.note
                                                                                           else ""))
     return "\n".join(lines)

@@ -74,7 +74,10 @@ def dominant(c: Convergence, time_err: float | None) -> str | None:
 def time_and_mesh(records: Sequence[RunRecord], conv: dict[str, Convergence]) -> str | None:
     """The one line that says, at the finest level, which quantities' time error dominates
     their mesh error bar (take a smaller ``time.dt``) and which the mesh's (refine the mesh);
-    None when the runs were not extrapolated in time."""
+    None when the runs were not extrapolated in time. The time error is the dt/2 run's
+    estimate (a bound on the extrapolated value's own, :mod:`fem2d.runs.extrapolation`); when
+    ``time.dt`` changes with the level (``--dt-with-h``) the levels' bar holds that change too,
+    and the line says so."""
     if not timed(records):
         return None
     by: dict[str, list[str]] = {"time": [], "mesh": [], "mesh (no bar)": []}
@@ -92,7 +95,11 @@ def time_and_mesh(records: Sequence[RunRecord], conv: dict[str, Convergence]) ->
         parts.append(f"no mesh error bar for {', '.join(by['mesh (no bar)'])} (the levels do not converge yet): "
                      "refine the mesh")
     finest = max((level_of(r) for r in records if r.error is None), default=0)
-    return f"time against mesh at level {finest}: " + ("; ".join(parts) if parts else "no quantity has either error")
+    steps = {(r.settings.get("time") or {}).get("dt") for r in records if r.error is None}
+    with_h = " (time.dt halves with h: the mesh bar holds the change of time.dt between levels too)" if len(
+        steps) > 1 else ""
+    return (f"time against mesh at level {finest}{with_h}: "
+            + ("; ".join(parts) if parts else "no quantity has either error"))
 
 
 def level_of(record: RunRecord) -> int:
