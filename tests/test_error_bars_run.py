@@ -150,31 +150,38 @@ def test_the_time_error_of_each_quantity_is_the_dt2_runs_error():
 
 
 def test_refine_puts_the_time_error_beside_the_mesh_error_bar_and_says_which_dominates(tmp_path, capsys):
-    """SDNV104 A to 1 s, extrapolated in time, levels 0-1 with --dt-with-h: each level's time
-    error of each quantity in refine.csv and refine.json, and at the finest level the larger of
-    it and the mesh error bar, said in one line; without time extrapolation, no time columns."""
-    args = ["refine", "sdnv104a", "--levels", "0-1", "--dt-with-h", "--set", "time.dt=0.02", "--set",
-            "time.end=1.0", "--set", "report.at_times=[0.9]", "--quiet"]
-    assert main([*args, "--out", str(tmp_path / "t")]) == 0
+    """SDNV104 A to 1 s, extrapolated in time, levels 0-1 with --dt-with-h (dt = 0.02, 0.01):
+    each level's time error of each quantity in refine.csv and refine.json, and at the finest
+    level the mesh bar and the larger of the two, said in one line. The mesh bar is taken at
+    one step (level 0's dt/2 run against level 1's dt run, both at 0.01): it is the bar of the
+    unextrapolated levels 0-1 run at dt = 0.01, which has no time columns."""
+    args = ["refine", "sdnv104a", "--levels", "0-1", "--set", "time.end=1.0", "--set", "report.at_times=[0.9]",
+            "--quiet"]
+    assert main([*args, "--dt-with-h", "--set", "time.dt=0.02", "--out", str(tmp_path / "t")]) == 0
     printed = capsys.readouterr().out
     doc = json.loads((tmp_path / "t" / "refine.json").read_text())
     with open(tmp_path / "t" / "refine.csv") as f:
         rows = list(csv.DictReader(f))
     q = doc["quantities"]["x_at_0.90"]
-    band = q["convergence"]["band"]
+    band = q["mesh_bar"]
     assert len(q["time_errors"]) == 2 and all(t > 0 for t in q["time_errors"])
     assert q["dominant"] == ("time" if q["time_errors"][1] > band else "mesh")
     finest = next(r for r in rows if r["quantity"] == "x_at_0.90" and r["level"] == "1")
     assert float(finest["time error"]) == pytest.approx(q["time_errors"][1]) and finest["dominant"] == q["dominant"]
+    assert float(finest["mesh bar"]) == pytest.approx(band)
     line = doc["time_and_mesh"]
-    assert line.startswith("time against mesh at level 1 (time.dt halves with h: the mesh bar holds the change of "
-                           "time.dt between levels too): ") and line in printed
+    assert line.startswith("time against mesh at level 1 (time.dt halves with h: the mesh bar is of the levels' "
+                           "changes at one time.dt") and line in printed
     said = f"x_at_0.90 ({q['time_errors'][1]:.2g} against +-{band:.2g})"
     assert said in line.split("the mesh error dominates" if q["dominant"] == "mesh" else "the time error dominates")[1]
-    assert main([*args, "--set", "time.extrapolate=false", "--out", str(tmp_path / "p")]) == 0
+    assert main([*args, "--set", "time.extrapolate=false", "--set", "time.dt=0.01", "--out", str(tmp_path / "p")]) == 0
     capsys.readouterr()
     plain = json.loads((tmp_path / "p" / "refine.json").read_text())
     assert plain["time_and_mesh"] is None and "time_errors" not in plain["quantities"]["x_at_0.90"]
+    for name, c in plain["quantities"].items():
+        if doc["quantities"][name].get("mesh_bar") is not None and c["convergence"]["band"] is not None:
+            assert doc["quantities"][name]["mesh_bar"] == pytest.approx(c["convergence"]["band"], rel=1e-6,
+                                                                        abs=1e-12), name
 
 
 def test_a_run_with_error_bars_extrapolated_in_time_says_which_error_dominates(tmp_path, capsys):

@@ -363,7 +363,8 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     from fem2d.runs.direct import DirectFields
 
     quantities = analysis.quantities(fine.system, series)
-    time_errors = {} if why is not None else quantity_time_errors(analysis, coarse, fine, order, quantities)
+    steps = {} if why is not None else step_values(analysis, coarse, fine, quantities)
+    time_errors = {name: abs(b - a) / (2.0**order - 1.0) for name, (a, b) in steps.items()}
     if "u" in error and np.isfinite(error["u"]).all():
         quantities["time_error"] = float(np.max(np.abs(error["u"])))
         warning = time_error_warning(quantities["time_error"], series["u"], analysis.report)
@@ -373,16 +374,18 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
                           analysis.pressure(fine.system, series))
     warnings += analysis.warnings(fine, quantities, series)
     notes += analysis.rest_notes(fine.system, series)
-    return Result(quantities, timing, series, fields, warnings=warnings, notes=notes, time_errors=time_errors)
+    return Result(quantities, timing, series, fields, warnings=warnings, notes=notes, time_errors=time_errors,
+                  step_values=steps)
 
 
-def quantity_time_errors(analysis: DirectAnalysis, coarse: Integration, fine: Integration, order: int,
-                         quantities: dict[str, float]) -> dict[str, float]:
-    r"""The time error estimate of each of ``quantities``: each quantity read from the dt run's
-    and from the dt/2 run's own histories, :math:`|q_{h/2} - q_h| / (2^p - 1)` (the dt/2 run's
-    error, as ``time_error`` is for the reported displacement; the extrapolated value's is
-    smaller, :math:`O(h^{p+1})`). A quantity missing or not finite in either run has none; the
-    natural frequencies (``report.modes``) do not depend on the step and are not read again."""
+def step_values(analysis: DirectAnalysis, coarse: Integration, fine: Integration,
+                quantities: dict[str, float]) -> dict[str, tuple[float, float]]:
+    r"""Each of ``quantities`` read from the dt run's and from the dt/2 run's own histories,
+    ``(q_h, q_{h/2})``: the time error estimate of a quantity is
+    :math:`|q_{h/2} - q_h| / (2^p - 1)` (the dt/2 run's error, as ``time_error`` is for the
+    reported displacement; the extrapolated value's is smaller, :math:`O(h^{p+1})`). A quantity
+    missing or not finite in either run has none; the natural frequencies (``report.modes``)
+    do not depend on the step and are not read again."""
     plain = analysis
     if analysis.report.modes:
         plain = dataclasses.replace(analysis, report=dataclasses.replace(analysis.report, modes=0))
@@ -392,5 +395,5 @@ def quantity_time_errors(analysis: DirectAnalysis, coarse: Integration, fine: In
     for name in quantities:
         a, b = q_coarse.get(name), q_fine.get(name)
         if a is not None and b is not None and np.isfinite(a) and np.isfinite(b):
-            out[name] = float(abs(b - a) / (2.0**order - 1.0))
+            out[name] = (float(a), float(b))
     return out

@@ -72,6 +72,8 @@ class Result:
     #: the time error estimate of each quantity of a run extrapolated in time (``time.extrapolate``):
     #: ``|q(dt/2) - q(dt)| / (2^p - 1)``, the dt/2 run's (:mod:`fem2d.runs.extrapolation`)
     time_errors: dict[str, float] = field(default_factory=dict)
+    #: each quantity of a run extrapolated in time read from its dt and its dt/2 run: ``(q_dt, q_dt/2)``
+    step_values: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:

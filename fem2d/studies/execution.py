@@ -80,6 +80,8 @@ class RunRecord:
     unchecked: list[dict] = field(default_factory=list)
     #: each quantity's time error estimate, of a run extrapolated in time (``Result.time_errors``)
     time_errors: dict[str, float] = field(default_factory=dict)
+    #: each quantity read from the dt and the dt/2 run of a run extrapolated in time (``Result.step_values``)
+    step_values: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -178,6 +180,7 @@ def record_of(result, spec: RunSpec) -> RunRecord:
         warnings=list(result.warnings),
         unchecked=list(result.unchecked),
         time_errors=dict(result.time_errors),
+        step_values=dict(result.step_values),
     )
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from fem2d.studies.convergence import Convergence, convergence
 from fem2d.studies.execution import RunRecord
 from fem2d.studies.study import DIAGNOSTICS, observed_order, quantity_names
+from fem2d.studies.time_mesh import TIME_COLUMNS, dominant, mesh_bars, time_and_mesh, time_error, timed
 
 Table = tuple[list[str], list[list[Any]]]
 
@@ -29,78 +30,13 @@ LEVEL_COLUMNS = ["quantity", "level", "dofs", "value", "abs_error", "rel_error",
 CONVERGENCE_COLUMNS = ["convergence", "fit levels", "observed order", "extrapolated", "gci", "error bar",
                        "indicator"]
 
-#: with runs extrapolated in time (``time.extrapolate``): each level's time error estimate of the
-#: quantity, and on the finest row which of the time error and the mesh error bar dominates
-TIME_COLUMNS = ["time error", "dominant"]
-
 #: number formats of the columns of the refinement tables
 FORMATS = {"abs_error": ".2e", "rel_error": ".2e", "order": ".3g", "change": ".2e", "change order": ".3g",
            "wall_s": ".3g", "observed order": ".3g", "gci": ".2e", "error bar": ".2e", "indicator": ".3g",
-           "ref. error": ".2e", "extrap. ref. error": ".2e", "time error": ".2e"}
+           "ref. error": ".2e", "extrap. ref. error": ".2e", "time error": ".2e", "mesh bar": ".2e"}
 
 #: formal order of the finite-element solution by element (assumed with two levels only)
 ELEMENT_ORDERS = {"quad4": 1, "tri3": 1, "quad8": 2, "quad9": 2, "tri6": 2}
-
-def timed(records: Sequence[RunRecord]) -> bool:
-    """Whether the study's runs were extrapolated in time (they carry time error estimates)."""
-    return any(r.time_errors for r in records if r.error is None)
-
-
-def time_error(records: Sequence[RunRecord], name: str) -> float | None:
-    """The finest finished level's time error estimate of quantity ``name`` (None without)."""
-    ok = sorted((r for r in records if r.error is None), key=level_of)
-    return ok[-1].time_errors.get(name) if ok else None
-
-
-def dominant(c: Convergence, time_err: float | None) -> str | None:
-    """Which error is the larger at the finest level: ``"time"`` when the time error estimate
-    exceeds the mesh error bar's half-width, else ``"mesh"``; ``"mesh (no bar)"`` when the
-    levels give no bar (they diverge); None without a time error or when both are zero.
-
-    >>> from fem2d.studies.convergence import convergence
-    >>> c = convergence([0, 1, 2], [1.0 + 4.0**-lv for lv in range(3)])   # bar 0.0208
-    >>> dominant(c, 0.1), dominant(c, 1e-4), dominant(c, None)
-    ('time', 'mesh', None)
-    """
-    if time_err is None:
-        return None
-    if c.band is None:
-        return "mesh (no bar)"
-    if time_err == 0.0 and c.band == 0.0:
-        return None
-    return "time" if time_err > c.band else "mesh"
-
-
-def time_and_mesh(records: Sequence[RunRecord], conv: dict[str, Convergence]) -> str | None:
-    """The one line that says, at the finest level, which quantities' time error dominates
-    their mesh error bar (take a smaller ``time.dt``) and which the mesh's (refine the mesh);
-    None when the runs were not extrapolated in time. The time error is the dt/2 run's
-    estimate (a bound on the extrapolated value's own, :mod:`fem2d.runs.extrapolation`); when
-    ``time.dt`` changes with the level (``--dt-with-h``) the levels' bar holds that change too,
-    and the line says so."""
-    if not timed(records):
-        return None
-    by: dict[str, list[str]] = {"time": [], "mesh": [], "mesh (no bar)": []}
-    for name, c in conv.items():
-        t = time_error(records, name)
-        d = dominant(c, t)
-        if d is not None:
-            by[d].append(name if c.band is None else f"{name} ({t:.2g} against +-{c.band:.2g})")
-    parts = []
-    if by["time"]:
-        parts.append(f"the time error dominates {', '.join(by['time'])}: take a smaller time.dt")
-    if by["mesh"]:
-        parts.append(f"the mesh error dominates {', '.join(by['mesh'])}: refine the mesh")
-    if by["mesh (no bar)"]:
-        parts.append(f"no mesh error bar for {', '.join(by['mesh (no bar)'])} (the levels do not converge yet): "
-                     "refine the mesh")
-    finest = max((level_of(r) for r in records if r.error is None), default=0)
-    steps = {(r.settings.get("time") or {}).get("dt") for r in records if r.error is None}
-    with_h = " (time.dt halves with h: the mesh bar holds the change of time.dt between levels too)" if len(
-        steps) > 1 else ""
-    return (f"time against mesh at level {finest}{with_h}: "
-            + ("; ".join(parts) if parts else "no quantity has either error"))
-
 
 def level_of(record: RunRecord) -> int:
     """The ``mesh.refine`` level a run was made at."""
@@ -165,6 +101,7 @@ def level_table(records: Sequence[RunRecord], conv: dict[str, Convergence] | Non
     with_time = conv is not None and timed(runs)
     header = list(LEVEL_COLUMNS) + (list(CONVERGENCE_COLUMNS) if conv is not None else [])
     header += list(TIME_COLUMNS) if with_time else []
+    bars = mesh_bars(runs, conv) if with_time else {}
     rows: list[list[Any]] = []
     for name in quantities(runs):
         c = (conv or {}).get(name)
@@ -191,7 +128,7 @@ def level_table(records: Sequence[RunRecord], conv: dict[str, Convergence] | Non
                 row += _convergence_cells(c) if fill else [None] * len(CONVERGENCE_COLUMNS)
                 if with_time:
                     t = r.time_errors.get(name) if r.error is None else None
-                    row += [t, dominant(c, t) if fill else None]
+                    row += [t, bars.get(name), dominant(bars.get(name), t)] if fill else [t, None, None]
             rows.append(row)
             if r.error is None:
                 previous, prev_change = (level, value, abs_err), change
@@ -258,6 +195,7 @@ def convergence_table(records: Sequence[RunRecord], conv: dict[str, Convergence]
     with_time = timed(runs)
     header = ["quantity", *CONVERGENCE_COLUMNS, "finest", "ref. error", "extrap. ref. error"]
     header += list(TIME_COLUMNS) if with_time else []
+    bars = mesh_bars(runs, conv) if with_time else {}
     rows = []
     for name, c in conv.items():
         check = _check(runs[-1], name) if runs else None
@@ -270,7 +208,7 @@ def convergence_table(records: Sequence[RunRecord], conv: dict[str, Convergence]
         row = [name, *_convergence_cells(c), c.value, ref_err, extrap]
         if with_time:
             t = time_error(runs, name)
-            row += [t, dominant(c, t)]
+            row += [t, bars.get(name), dominant(bars.get(name), t)]
         rows.append(row)
     return header, rows
 
@@ -325,6 +263,7 @@ def refine_document(records: Sequence[RunRecord], conv: dict[str, Convergence],
         "verdict": status[1],
         "time_and_mesh": time_and_mesh(runs, conv),
     }
+    bars = mesh_bars(runs, conv) if timed(runs) else {}
     for name, c in conv.items():
         checks = [_check(r, name) for r in runs]
         doc["quantities"][name] = {
@@ -339,7 +278,8 @@ def refine_document(records: Sequence[RunRecord], conv: dict[str, Convergence],
         if timed(runs):
             doc["quantities"][name]["time_errors"] = [r.time_errors.get(name) if r.error is None else None
                                                      for r in runs]
-            doc["quantities"][name]["dominant"] = dominant(c, time_error(runs, name))
+            doc["quantities"][name]["mesh_bar"] = bars.get(name)
+            doc["quantities"][name]["dominant"] = dominant(bars.get(name), time_error(runs, name))
     return doc
 
 
