@@ -198,3 +198,28 @@ def test_a_run_with_error_bars_extrapolated_in_time_says_which_error_dominates(t
     assert bar["band"] < 1e-3 * t  # the same dt at both levels: the bar is the mesh's alone
     assert f"x_at_0.90 = {bar['value']:.10g} +- {bar['band']:.2g} (" in printed
     assert f"time error {t:.2g}: the time error dominates" in printed
+
+
+def test_fem2d_refine_of_an_analysis_composed_in_python_splits_its_mesh():
+    """A QUAD8 cantilever 10 m x 1 m under a tip shear, static: level 2 of the study is the
+    model meshed 40 x 4 (its 10 x 1 mesh split twice: the same value to 1e-12); the levels
+    extrapolate to Timoshenko's P L^3 / (3 E I) + P L / (k G A) within 1e-4 (beam theory's own
+    accuracy at L/h = 10 with a clamped end), and the bar is Roache's with three levels."""
+    from fem2d.mesh import rectangle
+    from fem2d.model import Body, Model, Report, Support, TimeStepping, Traction
+
+    def analysis(nx, ny):
+        beam = Model(rectangle(length=10.0, height=1.0, nx=nx, ny=ny, element="quad8"),
+                     bodies=[Body("BODY", E=2.1e11, nu=0.0, rho=7800.0, hypothesis="plane_stress")],
+                     supports=[Support("LEFT")], loads=[Traction("RIGHT", (0.0, 2e4))])
+        return fem2d.StaticAnalysis(beam, TimeStepping(dt=1.0, end=1.0), report=Report("NE", "dy", at_times=[1.0]))
+
+    study = fem2d.refine(analysis(10, 1), levels=[0, 1, 2])
+    bar = study["x_at_1.00"]
+    assert study.levels == [0, 1, 2] and bar.kind == "monotone" and bar.safety_factor == 1.25
+    assert bar.value == pytest.approx(analysis(40, 4).run().quantities["x_at_1.00"], rel=1e-12)
+    P, L, E, inertia = 2e4, 10.0, 2.1e11, 1.0 / 12.0
+    timoshenko = P * L**3 / (3 * E * inertia) + P * L / (5.0 / 6.0 * E / 2.0 * 1.0)
+    assert bar.extrapolated == pytest.approx(timoshenko, rel=1e-4)
+    with pytest.raises(ValueError, match="takes levels only"):
+        fem2d.refine(analysis(10, 1), levels=[0, 1], dt_with_h=True)

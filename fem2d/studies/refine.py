@@ -9,8 +9,7 @@ the two the level's check judged (``1e-05 abs``, ``0.01 rel``).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -328,47 +327,3 @@ class RefineStudy:
         """:func:`refine_document`: refine.json."""
         return refine_document(self.records, self.convergence, self.departures, (self.exit_status, self.verdict))
 
-
-def refine(case: Any, levels: Sequence[int] = (0, 1, 2, 3), overrides: Mapping[str, Any] | None = None,
-           dt_with_h: bool = False, workers: int | None = 1, out: str | os.PathLike | None = None,
-           strict: bool = False) -> RefineStudy:
-    """Run ``case`` (a built-in name, a TOML path or a loaded :class:`~fem2d.case.loading.Case`)
-    at each ``mesh.refine`` level of ``levels`` and return the study, as ``fem2d refine``
-    (``dt_with_h``: ``time.dt / 2**level``, its ``--dt-with-h``; ``workers`` processes, 1 in
-    this process; ``out``: each level's directory ``out/level-L``, nothing written without).
-
-    >>> import fem2d
-    >>> study = fem2d.refine("hertz", levels=[0, 1, 2])
-    >>> bar = study["contact_half_width"]
-    >>> bar.kind, bar.fit_levels, study.exit_status
-    ('monotone', (0, 1, 2), 0)
-    >>> from fem2d.exact.hertz import HertzLineContact
-    >>> exact = HertzLineContact(P=3.6e6, R=0.05, E=2.1e11, nu=0.3).half_width
-    >>> abs(bar.extrapolated - exact) <= bar.band
-    True
-    """
-    from fem2d.case.loading import Case, load_case
-    from fem2d.studies.execution import local_executor, run_all
-    from fem2d.studies.study import refine_specs
-
-    if isinstance(case, Case):
-        overrides = {**case.overrides, **(overrides or {})}
-        case = str(case.path) if case.path is not None else case.name
-    elif not isinstance(case, str | os.PathLike):
-        raise TypeError(f"fem2d.refine takes a case (a built-in name, a TOML path or a Case), not a "
-                        f"{type(case).__name__}: the levels are those of a case's mesh family (mesh.refine)")
-    levels = [int(lv) for lv in levels]
-    if not levels or min(levels) < 0 or sorted(set(levels)) != levels:
-        raise ValueError(f"levels {levels}: expected increasing levels >= 0")
-    overrides = dict(overrides or {})
-    loaded = load_case(str(case), overrides)
-    if loaded.kind == "modal":
-        raise loaded.error("case.kind", "a modal case runs on a basis of modes: there is no mesh size h to refine")
-    dt = loaded.time_step if dt_with_h else None
-    specs = refine_specs(str(case), levels, overrides, out, dt)
-    executor = local_executor(workers or min(len(specs), os.cpu_count() or 1))
-    try:
-        records = run_all(specs, executor)
-    finally:
-        executor.shutdown(wait=True)
-    return RefineStudy.of(records, strict)
