@@ -21,7 +21,10 @@ I*, section II.8; the few irregular steps next to an event add
     \varepsilon_{h/2}(t) \approx \frac{X_{h/2}(t) - X_h(t)}{2^p - 1},
 
 the second the a-posteriori error estimate of the :math:`h/2` run
-(quantity ``time_error``: its maximum over the run for the reported dof).
+(quantity ``time_error``: its maximum over the run for the reported dof). Each
+quantity read from the two runs' own histories gives its own estimate
+:math:`|q_{h/2} - q_h| / (2^p - 1)` (``Result.time_errors``, :func:`step_values`),
+which a refinement study sets beside its mesh error bar (:mod:`fem2d.studies.time_mesh`).
 Why it works through friction events: without locating them a step that
 holds a stop or a reversal is first order (its error depends on where the
 event falls in the step, which differs between the two grids: no common
