@@ -53,7 +53,7 @@ def time_error(records: Sequence[RunRecord], name: str) -> float | None:
 
 
 def _step(record: RunRecord) -> float | None:
-    return (record.settings.get("time") or {}).get("dt")
+    return record.run_case.time_step if record.settings else None  # the case layer reads the settings
 
 
 def step_follows_h(records: Sequence[RunRecord]) -> bool:
