@@ -71,6 +71,10 @@ def test_two_levels_take_a_safety_factor_of_3_and_say_so():
     assert "error_bars" not in plain.to_json()
     with pytest.raises(Fem2dError, match="this run has no error bars: run the case with report.error_bars = true"):
         plain.error_bar("peak_pressure")
+    from fem2d.runs.result import run as one_level
+
+    with pytest.raises(Fem2dError, match="report.error_bars: this run is of one level"):
+        one_level("hertz", {"mesh.refine": 1, "report.error_bars": True}).error_bar("peak_pressure")
 
 
 @pytest.mark.parametrize("overrides, said", [

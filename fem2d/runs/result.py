@@ -106,6 +106,10 @@ class Result:
         True
         """
         if self.error_bars is None:
+            if self.case is not None and self.case.get("report.error_bars"):
+                raise Fem2dError(f"{self.case.where}: report.error_bars: this run is of one level "
+                                 "(fem2d.runs.result.run, or a study's run); fem2d.run and fem2d run run the coarser "
+                                 "levels and the error bars")
             raise Fem2dError("this run has no error bars: run the case with report.error_bars = true (fem2d run, "
                              "fem2d.run) or a refinement study (fem2d.refine)")
         if name not in self.error_bars:
