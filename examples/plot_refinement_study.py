@@ -83,3 +83,17 @@ ax2.legend(fontsize=8)
 fig.tight_layout()
 
 save_when_run(fig)  # run on its own: writes plot_refinement_study.png next to the script
+
+# %%
+# One run with its error bar
+# --------------------------
+# ``report.error_bars = true`` puts the bar on a single run: ``fem2d.run`` (as
+# ``fem2d run``) runs the case at its own level and at the two coarser levels of its
+# mesh family, same time step, and gives each quantity as value +- GCI
+# (``error_bars`` in result.json, :meth:`~fem2d.runs.result.Result.error_bar` here).
+# Level 3 takes levels 1-3: the bar is the one above, from the three finest levels.
+single = fem2d.run("hertz", {"mesh.refine": 3, "report.error_bars": True})
+single_bar = single.error_bar("peak_pressure")
+print(f"fem2d.run at level 3: peak pressure {single_bar.value / 1e9:.6f} +- {single_bar.band / 1e9:.6f} GPa "
+      f"(levels {single_bar.levels[0]}-{single_bar.levels[-1]}, order {single_bar.order:.2f}; Hertz inside: "
+      f"{single_bar.contains(p0)})")

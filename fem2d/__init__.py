@@ -35,7 +35,8 @@ __version__ = "0.1.0"
 
 #: Public name -> the module that defines it.
 _WHERE = {
-    "run": "fem2d.runs.result",
+    "run": "fem2d.studies.error_bars",
+    "refine": "fem2d.studies.refinement",
     "Result": "fem2d.runs.result",
     "load_case": "fem2d.case.loading",
     "DirectAnalysis": "fem2d.runs.direct",

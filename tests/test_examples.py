@@ -154,6 +154,10 @@ def test_gallery_refinement_study_extrapolates_to_the_hertz_pressure(gallery):
     assert module["errors"] == sorted(module["errors"], reverse=True)
     true_error = abs(module["peaks"][-1] - p0)
     assert true_error <= module["bar"] <= 3 * true_error
+    # one run with report.error_bars at level 3: levels 1-3, the same finest-level bar, p0 inside
+    single = module["single_bar"]
+    assert single.levels == (1, 2, 3) and single.value == module["peaks"][-1]
+    assert single.band == pytest.approx(module["bar"], rel=1e-6) and single.contains(p0)
 
 
 def test_gallery_bar_impact_force_is_the_exact_plateau(gallery):

@@ -520,10 +520,26 @@ def _check_consistency(case: Case) -> None:
 
         if curve_name(curve) is None:  # named only, never imported: a case file is data
             raise case.error("report.curve.function", unknown_curve(curve))
+    if s["report"]["error_bars"]:
+        _check_error_bars(case)
     window = s["post"].get("window")
     if window is not None and not window[0] < window[1]:
         raise case.error("post.window", f"expected [t_start, t_end] with t_start < t_end, got {window}")
     check_settings(case)
+
+
+def _check_error_bars(case: Case) -> None:
+    """``report.error_bars`` needs a mesh family with a coarser level than the run's own."""
+    s = case.settings
+    if s["case"]["kind"] == "modal":
+        raise case.error("report.error_bars", "a modal case runs on a basis of modes: there is no mesh size h to "
+                         "refine; expected a direct or static case")
+    if s["mesh"].get("geometry") == "single_node":
+        raise case.error("report.error_bars", "the single_node mesh has no cells to refine: no mesh family; "
+                         "expected a mesh.geometry builder with cells or a mesh.file")
+    if s["mesh"]["refine"] < 1:
+        raise case.error("report.error_bars", "mesh.refine = 0 is the coarsest level of the mesh family: there is "
+                         "no coarser level to compare with; expected mesh.refine >= 1 (2 or more for three levels)")
 
 
 def _choices(data: Mapping[str, Any]) -> tuple[str, str, list[str], str, bool]:

@@ -309,7 +309,8 @@ TIME = Table(
             doc="run at dt and dt/2 and combine them by Richardson extrapolation, (2^p X(dt/2) - X(dt)) / (2^p - 1) "
             "for a scheme of order p (direct runs; three times the steps; refused with time.events); the dt/2 run's "
             "error estimate on the reported displacement is the quantity time_error, and the run warns when it "
-            "exceeds 1 % of the largest reported |displacement|",
+            "exceeds 1 % of the largest reported |displacement|; each quantity's own, |q(dt/2) - q(dt)| / (2^p - 1), "
+            "is in result.json's time_errors (and beside the mesh error bar in fem2d refine)",
         ),
     }
 )
@@ -357,6 +358,14 @@ REPORT = Table(
         "extrema": Integer(default=2, min=0, doc="how many successive extrema to report"),
         "modes": Integer(default=0, min=0, doc="report the first N natural frequencies f_1..f_N (Hz)"),
         "snapshots": Integer(default=0, min=0, doc="keep the full displacement every N steps (VTU output); 0: none"),
+        "error_bars": Boolean(
+            default=False,
+            doc="a mesh error bar on every quantity (fem2d run, fem2d.run): the run's mesh.refine level L and the "
+            "two coarser levels L-1, L-2 of its mesh family are run at the same time.dt, and each quantity is "
+            "reported as value +- GCI (Roache's grid convergence index of level L: an observed order and a "
+            "Richardson extrapolation, result.json's error_bars); with L = 1 two levels, the element's order "
+            "assumed and a safety factor of 3 (said in a note); needs mesh.refine >= 1 on a direct or static case",
+        ),
         "bodies": Array(
             item=String(),
             default=[],

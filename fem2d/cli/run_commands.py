@@ -61,7 +61,8 @@ def _cmd_run(args) -> int:
     from fem2d.case.loading import load_case
     from fem2d.io.outdir import check_output_dir
     from fem2d.io.progress import ProgressBar
-    from fem2d.runs.result import default_output_dir, run, write_history_csv, write_result, write_vtu
+    from fem2d.runs.result import default_output_dir, write_history_csv, write_result, write_vtu
+    from fem2d.studies.error_bars import run
 
     case = load_case(args.case, args.overrides)
     if args.vtu is not None:
@@ -115,6 +116,10 @@ def _said_run(args, case, result, out: Path) -> int:
     for note in result.notes:
         print(note)
     print(format_quantities(result, every=args.every))
+    if result.error_bars is not None:
+        from fem2d.studies.error_bars import format_error_bars
+
+        print(format_error_bars(result.error_bars, result.time_errors))
     if result.checks:
         print(format_checks([result]))
     for note in result.unchecked:

@@ -354,15 +354,15 @@ def _refine_outputs(records, root: Path, dt_with_h: bool, strict: bool) -> tuple
     from fem2d.studies import refine
     from fem2d.studies.study import format_study
 
-    conv = refine.study_convergence(records)
-    header, rows = refine.level_table(records, conv)
+    study = refine.RefineStudy.of(records, strict)
+    conv, departures = study.convergence, study.departures
+    header, rows = study.table()
     n = len(refine.LEVEL_COLUMNS)
     print(format_study(header[:n], [row[:n] for row in rows], columns=refine.FORMATS))
-    c_header, c_rows = refine.convergence_table(records, conv)
+    c_header, c_rows = study.convergence_table()
     if c_rows:
         print()
         print(format_study(c_header, c_rows, columns=refine.FORMATS))
-    departures = refine.reference_departures(records, conv)
     for name, *_ in c_rows:  # a mesh-converged quantity's error does not come from h (unless said below)
         c = conv[name]
         hint = "; its error does not come from h" + ("" if dt_with_h else " (try --dt-with-h)")
@@ -372,7 +372,9 @@ def _refine_outputs(records, root: Path, dt_with_h: bool, strict: bool) -> tuple
         print(f"the same at every level: {', '.join(constant)}")
     for line in departures.values():
         print(line)
-    doc = refine.refine_document(records, conv, departures, refine.verdict(records, departures, strict))
+    doc = study.document()
+    if doc["time_and_mesh"] is not None:
+        print(doc["time_and_mesh"])
     csv_path = write_table_csv(root / "refine.csv", header, rows)
     write_json(root / "refine.json", doc)
     return doc, (csv_path, root / "refine.json")

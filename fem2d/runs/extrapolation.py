@@ -21,7 +21,10 @@ I*, section II.8; the few irregular steps next to an event add
     \varepsilon_{h/2}(t) \approx \frac{X_{h/2}(t) - X_h(t)}{2^p - 1},
 
 the second the a-posteriori error estimate of the :math:`h/2` run
-(quantity ``time_error``: its maximum over the run for the reported dof).
+(quantity ``time_error``: its maximum over the run for the reported dof). Each
+quantity read from the two runs' own histories gives its own estimate
+:math:`|q_{h/2} - q_h| / (2^p - 1)` (``Result.time_errors``, :func:`step_values`),
+which a refinement study sets beside its mesh error bar (:mod:`fem2d.studies.time_mesh`).
 Why it works through friction events: without locating them a step that
 holds a stop or a reversal is first order (its error depends on where the
 event falls in the step, which differs between the two grids: no common
@@ -363,6 +366,8 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
     from fem2d.runs.direct import DirectFields
 
     quantities = analysis.quantities(fine.system, series)
+    steps = {} if why is not None else step_values(analysis, coarse, fine, quantities)
+    time_errors = {name: abs(b - a) / (2.0**order - 1.0) for name, (a, b) in steps.items()}
     if "u" in error and np.isfinite(error["u"]).all():
         quantities["time_error"] = float(np.max(np.abs(error["u"])))
         warning = time_error_warning(quantities["time_error"], series["u"], analysis.report)
@@ -372,4 +377,26 @@ def extrapolated_run(analysis: DirectAnalysis, progress: Callable[[float], None]
                           analysis.pressure(fine.system, series))
     warnings += analysis.warnings(fine, quantities, series)
     notes += analysis.rest_notes(fine.system, series)
-    return Result(quantities, timing, series, fields, warnings=warnings, notes=notes)
+    return Result(quantities, timing, series, fields, warnings=warnings, notes=notes, time_errors=time_errors,
+                  step_values=steps)
+
+
+def step_values(analysis: DirectAnalysis, coarse: Integration, fine: Integration,
+                quantities: dict[str, float]) -> dict[str, tuple[float, float]]:
+    r"""Each of ``quantities`` read from the dt run's and from the dt/2 run's own histories,
+    ``(q_h, q_{h/2})``: the time error estimate of a quantity is
+    :math:`|q_{h/2} - q_h| / (2^p - 1)` (the dt/2 run's error, as ``time_error`` is for the
+    reported displacement; the extrapolated value's is smaller, :math:`O(h^{p+1})`). A quantity
+    missing or not finite in either run has none; the natural frequencies (``report.modes``)
+    do not depend on the step and are not read again."""
+    plain = analysis
+    if analysis.report.modes:
+        plain = dataclasses.replace(analysis, report=dataclasses.replace(analysis.report, modes=0))
+    q_coarse = plain.quantities(coarse.system, coarse.series)
+    q_fine = plain.quantities(fine.system, fine.series)
+    out = {}
+    for name in quantities:
+        a, b = q_coarse.get(name), q_fine.get(name)
+        if a is not None and b is not None and np.isfinite(a) and np.isfinite(b):
+            out[name] = (float(a), float(b))
+    return out

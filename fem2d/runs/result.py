@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from fem2d.case.reference_cache import ReferenceCache
     from fem2d.runs.direct import DirectFields
     from fem2d.runs.modal import ModalFields
+    from fem2d.studies.convergence import Convergence
 
 
 @dataclass
@@ -66,6 +67,13 @@ class Result:
     unchecked: list[dict] = field(default_factory=list)
     #: what the run chose by itself and why (the automatic time scheme...)
     notes: list[str] = field(default_factory=list)
+    #: the mesh error bar of each quantity, with ``report.error_bars`` (:meth:`error_bar`); None: not computed
+    error_bars: dict[str, Convergence] | None = None
+    #: the time error estimate of each quantity of a run extrapolated in time (``time.extrapolate``):
+    #: ``|q(dt/2) - q(dt)| / (2^p - 1)``, the dt/2 run's (:mod:`fem2d.runs.extrapolation`)
+    time_errors: dict[str, float] = field(default_factory=dict)
+    #: each quantity of a run extrapolated in time read from its dt and its dt/2 run: ``(q_dt, q_dt/2)``
+    step_values: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def passed(self) -> bool:
@@ -79,6 +87,35 @@ class Result:
         from fem2d.post.energy import ENERGY_GREW
 
         return any(w.startswith(ENERGY_GREW) for w in self.warnings)
+
+    def error_bar(self, name: str) -> Convergence:
+        """The mesh error bar of quantity ``name``: ``value +- band`` (``gci`` relative), its
+        observed order, Richardson-extrapolated value, asymptotic-range indicator and note
+        (:class:`~fem2d.studies.convergence.Convergence`). Computed by a run with
+        ``report.error_bars = true`` (the run's mesh.refine level and the two coarser ones);
+        any other run raises a :class:`~fem2d.errors.Fem2dError` saying so.
+
+        >>> import fem2d
+        >>> result = fem2d.run("hertz", {"mesh.refine": 1, "report.error_bars": True})
+        >>> bar = result.error_bar("peak_pressure")
+        >>> bar.kind, bar.levels, bar.safety_factor                  # two levels: Fs = 3
+        ('two levels', (0, 1), 3.0)
+        >>> from fem2d.exact.hertz import HertzLineContact
+        >>> exact = HertzLineContact(P=3.6e6, R=0.05, E=2.1e11, nu=0.3).peak_pressure
+        >>> abs(bar.value - exact) <= bar.band
+        True
+        """
+        if self.error_bars is None:
+            if self.case is not None and self.case.get("report.error_bars"):
+                raise Fem2dError(f"{self.case.where}: report.error_bars: this run is of one level "
+                                 "(fem2d.runs.result.run, or a study's run); fem2d.run and fem2d run run the coarser "
+                                 "levels and the error bars")
+            raise Fem2dError("this run has no error bars: run the case with report.error_bars = true (fem2d run, "
+                             "fem2d.run) or a refinement study (fem2d.refine)")
+        if name not in self.error_bars:
+            raise Fem2dError(f"no error bar of {name!r}; the run's error bars are those of "
+                             f"{', '.join(self.error_bars) or 'no quantity'}")
+        return self.error_bars[name]
 
     @property
     def columns(self) -> dict[str, np.ndarray]:
@@ -181,6 +218,9 @@ class Result:
             "timing": self.timing,
             "warnings": self.warnings,
             "notes": self.notes + self.convention_notes(),
+            **({"error_bars": {name: c.as_dict() for name, c in self.error_bars.items()}}
+               if self.error_bars is not None else {}),
+            **({"time_errors": self.time_errors} if self.time_errors else {}),
         }
 
     def convention_notes(self) -> list[str]:

@@ -78,6 +78,10 @@ class RunRecord:
     warnings: list[str] = field(default_factory=list)
     #: the references that did not apply to the run, and why (``{quantity, source, reason}``)
     unchecked: list[dict] = field(default_factory=list)
+    #: each quantity's time error estimate, of a run extrapolated in time (``Result.time_errors``)
+    time_errors: dict[str, float] = field(default_factory=dict)
+    #: each quantity read from the dt and the dt/2 run of a run extrapolated in time (``Result.step_values``)
+    step_values: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -175,6 +179,8 @@ def record_of(result, spec: RunSpec) -> RunRecord:
         mesh=result.mesh_record(),
         warnings=list(result.warnings),
         unchecked=list(result.unchecked),
+        time_errors=dict(result.time_errors),
+        step_values=dict(result.step_values),
     )
 
 

@@ -10,6 +10,7 @@ the two the level's check judged (``1e-05 abs``, ``0.01 rel``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from fem2d.studies.convergence import Convergence, convergence
 from fem2d.studies.execution import RunRecord
 from fem2d.studies.study import DIAGNOSTICS, observed_order, quantity_names
+from fem2d.studies.time_mesh import TIME_COLUMNS, dominant, mesh_bars, time_and_mesh, time_error, timed
 
 Table = tuple[list[str], list[list[Any]]]
 
@@ -30,7 +32,7 @@ CONVERGENCE_COLUMNS = ["convergence", "fit levels", "observed order", "extrapola
 #: number formats of the columns of the refinement tables
 FORMATS = {"abs_error": ".2e", "rel_error": ".2e", "order": ".3g", "change": ".2e", "change order": ".3g",
            "wall_s": ".3g", "observed order": ".3g", "gci": ".2e", "error bar": ".2e", "indicator": ".3g",
-           "ref. error": ".2e", "extrap. ref. error": ".2e"}
+           "ref. error": ".2e", "extrap. ref. error": ".2e", "time error": ".2e", "mesh bar": ".2e"}
 
 #: formal order of the finite-element solution by element (assumed with two levels only)
 ELEMENT_ORDERS = {"quad4": 1, "tri3": 1, "quad8": 2, "quad9": 2, "tri6": 2}
@@ -95,7 +97,10 @@ def level_table(records: Sequence[RunRecord], conv: dict[str, Convergence] | Non
     Between levels i and j, h shrinks by ``2 ** (j - i)``.
     """
     runs = sorted(records, key=level_of)
+    with_time = conv is not None and timed(runs)
     header = list(LEVEL_COLUMNS) + (list(CONVERGENCE_COLUMNS) if conv is not None else [])
+    header += list(TIME_COLUMNS) if with_time else []
+    bars = mesh_bars(runs, conv) if with_time else {}
     rows: list[list[Any]] = []
     for name in quantities(runs):
         c = (conv or {}).get(name)
@@ -120,6 +125,9 @@ def level_table(records: Sequence[RunRecord], conv: dict[str, Convergence] | Non
             if conv is not None:
                 fill = c is not None and level == finest and r.error is None
                 row += _convergence_cells(c) if fill else [None] * len(CONVERGENCE_COLUMNS)
+                if with_time:
+                    t = r.time_errors.get(name) if r.error is None else None
+                    row += [t, bars.get(name), dominant(bars.get(name), t)] if fill else [t, None, None]
             rows.append(row)
             if r.error is None:
                 previous, prev_change = (level, value, abs_err), change
@@ -179,9 +187,14 @@ def convergence_table(records: Sequence[RunRecord], conv: dict[str, Convergence]
     """One row per quantity that changes with h or has a reference: its convergence
     (kind, fit levels, observed order, extrapolated value, GCI, the error bar's
     half-width, indicator) and, with a reference, the finest level's error and the
-    extrapolated value's distance to it (both absolute)."""
+    extrapolated value's distance to it (both absolute); with runs extrapolated in time,
+    the finest level's time error beside the mesh error bar and which dominates
+    (:data:`TIME_COLUMNS`)."""
     runs = sorted((r for r in records if r.error is None), key=level_of)
+    with_time = timed(runs)
     header = ["quantity", *CONVERGENCE_COLUMNS, "finest", "ref. error", "extrap. ref. error"]
+    header += list(TIME_COLUMNS) if with_time else []
+    bars = mesh_bars(runs, conv) if with_time else {}
     rows = []
     for name, c in conv.items():
         check = _check(runs[-1], name) if runs else None
@@ -191,7 +204,11 @@ def convergence_table(records: Sequence[RunRecord], conv: dict[str, Convergence]
         extrap = None
         if check is not None and c.extrapolated is not None and check["reference"] is not None:
             extrap = abs(c.extrapolated - check["reference"])
-        rows.append([name, *_convergence_cells(c), c.value, ref_err, extrap])
+        row = [name, *_convergence_cells(c), c.value, ref_err, extrap]
+        if with_time:
+            t = time_error(runs, name)
+            row += [t, bars.get(name), dominant(bars.get(name), t)]
+        rows.append(row)
     return header, rows
 
 
@@ -243,7 +260,9 @@ def refine_document(records: Sequence[RunRecord], conv: dict[str, Convergence],
         "quantities": {},
         "exit_status": status[0],
         "verdict": status[1],
+        "time_and_mesh": time_and_mesh(runs, conv),
     }
+    bars = mesh_bars(runs, conv) if timed(runs) else {}
     for name, c in conv.items():
         checks = [_check(r, name) for r in runs]
         doc["quantities"][name] = {
@@ -255,4 +274,56 @@ def refine_document(records: Sequence[RunRecord], conv: dict[str, Convergence],
             "convergence": c.as_dict(),
             "reference_stops_holding": departures.get(name),
         }
+        if timed(runs):
+            doc["quantities"][name]["time_errors"] = [r.time_errors.get(name) if r.error is None else None
+                                                     for r in runs]
+            doc["quantities"][name]["mesh_bar"] = bars.get(name)
+            doc["quantities"][name]["dominant"] = dominant(bars.get(name), time_error(runs, name))
     return doc
+
+
+@dataclass(frozen=True)
+class RefineStudy:
+    """A mesh refinement study's runs and tables, as ``fem2d refine`` prints and writes them:
+    ``study[name]`` is a quantity's :class:`~fem2d.studies.convergence.Convergence` (its
+    error bar at the finest level), :meth:`table` the level table (refine.csv),
+    :meth:`convergence_table` one row per quantity, :meth:`document` refine.json;
+    ``departures`` the references that stop holding as h falls, ``exit_status`` and
+    ``verdict`` the study's (:func:`verdict`)."""
+
+    records: tuple[RunRecord, ...]
+    convergence: dict[str, Convergence]
+    departures: dict[str, str]
+    exit_status: int
+    verdict: str
+
+    @classmethod
+    def of(cls, records: Sequence[RunRecord], strict: bool = False) -> RefineStudy:
+        """The study of ``records`` (one run per level)."""
+        conv = study_convergence(records)
+        departures = reference_departures(records, conv)
+        status, line = verdict(records, departures, strict)
+        return cls(tuple(records), conv, departures, status, line)
+
+    def __getitem__(self, name: str) -> Convergence:
+        if name not in self.convergence:
+            raise KeyError(f"{name!r}: the study's quantities are {', '.join(self.convergence)}")
+        return self.convergence[name]
+
+    @property
+    def levels(self) -> list[int]:
+        """The levels run, coarsest first."""
+        return sorted(level_of(r) for r in self.records)
+
+    def table(self) -> Table:
+        """:func:`level_table` with each quantity's convergence on its finest row (refine.csv)."""
+        return level_table(self.records, self.convergence)
+
+    def convergence_table(self) -> Table:
+        """:func:`convergence_table`: one row per quantity."""
+        return convergence_table(self.records, self.convergence)
+
+    def document(self) -> dict[str, Any]:
+        """:func:`refine_document`: refine.json."""
+        return refine_document(self.records, self.convergence, self.departures, (self.exit_status, self.verdict))
+

@@ -223,12 +223,16 @@ def refine_specs(
     dt: float | None = None,
 ) -> list[RunSpec]:
     """One run per ``mesh.refine`` level (each level halves h); with ``dt``
-    (the step at level 0), ``time.dt`` halves with h too: ``dt / 2**level``."""
-    from fem2d.case.loading import refine_overrides
+    (the step at level 0), ``time.dt`` halves with h too: ``dt / 2**level``. A case with
+    ``report.error_bars`` runs each level alone (the study is its error bars)."""
+    from fem2d.case.loading import load_case, refine_overrides
 
+    fixed = dict(overrides or {})
+    if load_case(case, fixed).get("report.error_bars"):
+        fixed["report.error_bars"] = False
     specs = []
     for level in levels:
-        point = {**(overrides or {}), **refine_overrides(level, dt)}
+        point = {**fixed, **refine_overrides(level, dt)}
         out = str(Path(root) / f"level-{level}") if root is not None else None
         specs.append(RunSpec(str(case), point, f"level {level}", out))
     return specs
