@@ -201,3 +201,26 @@ def test_a_case_with_mortar_and_an_integration_is_refused_naming_the_key(tmp_pat
     path = write_patch(tmp_path, 'method = "continuous"\nintegration = "gauss"')
     with pytest.raises(fem2d.InputError, match=r"patch.toml: contact.integration: .*discretization = \"mortar\""):
         fem2d.run(str(path))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_plane_stress_patch_test_passes(method):
+    mesh, contact, result = pressed("quad8", method, hypothesis="plane_stress")
+    normal, _ = interface_pressure(mesh, contact, result)
+    assert np.max(np.abs(normal - P)) < 1e-9 * P
+
+
+def test_the_sliding_block_with_mortar_follows_the_rigid_block():
+    """SDNV104 A (QUAD4 block sliding with Coulomb friction, stopping and reversing) with mortar:
+    every check against the event-driven rigid block within its tolerance (x within 1e-5 m)."""
+    result = fem2d.run("sdnv104a", {"contact.discretization": "mortar"})
+    assert len(result.checks) == 6 and result.passed, result.checks
+
+
+def test_mortar_on_matching_faces_is_node_to_segment_in_an_impact():
+    """The bar hitting a wall end-on (one slave node on one master node) with the explicit
+    velocity-level scheme: the same numbers with either discretization."""
+    runs = [fem2d.run("bar_wall", {"time.scheme": "paoli_schatzman", "contact.discretization": d})
+            for d in ("node_to_segment", "mortar")]
+    for name in ("impact_1_duration", "impact_1_impulse", "energy_drift"):
+        assert runs[1].quantities[name] == pytest.approx(runs[0].quantities[name], rel=1e-9, abs=1e-12)

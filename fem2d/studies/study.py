@@ -126,13 +126,15 @@ def compare_specs(
     overrides: Mapping[str, Any] | None = None,
     root: str | os.PathLike | None = None,
     schemes: Sequence[str] = (),
+    discretizations: Sequence[str] = (),
 ) -> list[RunSpec]:
-    """One run per combination of contact method x element x linear solver x
-    time scheme (an empty list leaves that setting as the case has it)."""
+    """One run per combination of contact method x contact discretization x element x linear
+    solver x time scheme (an empty list leaves that setting as the case has it)."""
     from fem2d.case.loading import STUDY_KEYS
 
     axes = [
         (STUDY_KEYS["method"], list(methods)),
+        (STUDY_KEYS["discretization"], list(discretizations)),
         (STUDY_KEYS["element"], list(elements)),
         (STUDY_KEYS["solver"], list(solvers)),
         (STUDY_KEYS["scheme"], list(schemes)),
