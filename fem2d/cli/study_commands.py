@@ -201,6 +201,7 @@ def _cmd_compare(args) -> int:
     from fem2d.case.schema import METHODS
     from fem2d.io.files import write_table_csv
     from fem2d.io.outdir import check_output_dir
+    from fem2d.studies.profiles import compare_pressure_figure, pressure_errors
     from fem2d.studies.study import (
         compare_format,
         compare_specs,
@@ -237,12 +238,13 @@ def _cmd_compare(args) -> int:
         load_case(args.case, spec.overrides)
     records = _run_local(specs, args, "compare")
     with said_on_interrupt(after_runs("compare", len(specs), "compare.csv", False)):
-        header, rows = compare_table(records, curve_deviations(records))
+        header, rows = compare_table(records, curve_deviations(records), pressure_errors(records))
         print(format_study(header, rows, row_format=compare_format))
         csv_path = write_table_csv(root / "compare.csv", header, rows)
     with said_on_interrupt(after_runs("compare", len(specs), "compare.csv", True)):
         png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
-        figures = [p for p in (png, *_impact_plots(records, root, case)) if p is not None]
+        profiles = compare_pressure_figure(records, root / "compare_pressure.png", f"{case.name}: contact pressure")
+        figures = [p for p in (png, profiles, *_impact_plots(records, root, case)) if p is not None]
         _print_failures(records)
         _said_warnings("compare", records)
         print(f"wrote {csv_path}" + (f" and {', '.join(str(p) for p in figures)}" if figures else ""))
