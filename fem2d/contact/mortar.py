@@ -81,7 +81,8 @@ def vertex_frames(surface: MasterSurface, coords: np.ndarray) -> tuple[np.ndarra
     return nodes, summed, length
 
 
-def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray) -> list[np.ndarray]:
+def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
+               frames: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
     r"""Per slave edge, the local coordinates :math:`\eta \in (-1, 1)` (sorted) of its points
     that face a master corner node :math:`x_v` along the master's normal :math:`n_v` there:
 
@@ -92,6 +93,7 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray) ->
     within the reach of the master node (the normal distance at most the slave edge's and
     the node's segment's lengths: a node across the body is not a cut). Linear in
     :math:`\eta` on a SEG2 edge, quadratic on a SEG3 one.
+    ``frames`` are the master's :func:`vertex_frames` at ``coords`` when known.
 
     >>> from fem2d.contact.problem import make_zone
     >>> from fem2d.mesh.mesh import CellBlock
@@ -105,7 +107,7 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray) ->
     n_e = len(edges)
     if surface.kind == "circle" or not n_e:
         return [np.zeros(0) for _ in range(n_e)]
-    nodes, normal, seg_length = vertex_frames(surface, coords)
+    nodes, normal, seg_length = vertex_frames(surface, coords) if frames is None else frames
     x = coords[edges]  # (e, ns, 2)
     mid = 0.5 * (x[:, 0] + x[:, 1])
     half = 0.5 * (x[:, 1] - x[:, 0])
@@ -209,6 +211,10 @@ def _equal_keys(old: tuple, new: tuple) -> bool:
     return old == new
 
 
+def _same_surface_and_nodes(old: tuple, new: tuple) -> bool:
+    return old[0] is new[0] and old[1] == new[1]
+
+
 def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
     r"""Mortar kinematics of the slave nodes at the boundary displacement ``d`` (n_boundary, 2):
     the slave edges cut where they face the master's nodes (:func:`cut_points`, at
@@ -217,7 +223,13 @@ def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.n
     rule of the last cuts is kept in the problem's workspace while the cuts are the same.
     """
     zone = problem.zone
-    cuts = cut_points(zone, surface, zone.reference + d)
+    coords = zone.reference + d
+    frames = None
+    if surface.kind != "circle":  # the master's frames, kept while its nodes stay put (a fixed master)
+        master = coords[surface.nodes]
+        frames = problem.workspace.last("mortar_frames", (surface, master.tobytes()),
+                                        partial(vertex_frames, surface, coords), _same_surface_and_nodes)
+    cuts = cut_points(zone, surface, coords, frames)
     key = tuple(c.tobytes() for c in cuts)
     edge_of, phi, omega = problem.workspace.last("mortar_rule", key, partial(segment_quadrature, zone, cuts),
                                                  _equal_keys)
