@@ -269,8 +269,9 @@ MODEL_KEYS = {"bodies": "materials", "supports": "supports", "loads": "loads", "
 
 #: Where the fields of a direct analysis and its report come from, outside their own table.
 DIRECT_KEYS = {"scheme": "time.scheme", "modified_mass": "time.scheme", "solver": "solver.linear",
-               "initial": "preload"}
-STATIC_KEYS = {"solver": "solver.linear", "regularization": "solver.regularization"}
+               "initial": "preload", "tangent": "solver.tangent", "tangent_refresh": "solver.tangent_refresh"}
+STATIC_KEYS = {"solver": "solver.linear", "regularization": "solver.regularization", "tangent": "solver.tangent",
+               "tangent_refresh": "solver.tangent_refresh"}
 POST_KEYS = {"window": "post.window", "impact_threshold": "post.threshold", "impact_quiet": "post.quiet",
              "energy_tolerance": "post.energy_tolerance"}
 
@@ -460,12 +461,13 @@ def build_analysis(case: Case) -> BuiltCase:
                            impact_quiet=post["quiet"], energy_tolerance=post["energy_tolerance"],
                            bodies=tuple(r["bodies"]), reactions=tuple(r["reactions"]), groups=tuple(r["groups"]),
                            pressure_at=tuple(r["pressure_at"]))
+        tangent = {"tangent": s["solver"]["tangent"], "tangent_refresh": s["solver"]["tangent_refresh"]}
         if s["case"]["kind"] == "static":
             from fem2d.runs.static import StaticAnalysis
 
             analysis = keys.make(StaticAnalysis, "", STATIC_KEYS, model=model, stepping=stepping,
                                  solver=s["solver"]["linear"], report=report,
-                                 regularization=s["solver"]["regularization"])
+                                 regularization=s["solver"]["regularization"], **tangent)
             return BuiltCase(analysis, keys, warnings)
         from fem2d.runs.direct import DirectAnalysis
 
@@ -479,7 +481,7 @@ def build_analysis(case: Case) -> BuiltCase:
                               min_dt=min(t["min_dt"], preload.get("dt") or preload["end"]))
             initial = keys.make(StaticAnalysis, "preload", STATIC_KEYS, model=model, stepping=phase,
                                 solver=s["solver"]["linear"], report=Report(),
-                                regularization=s["solver"]["regularization"])
+                                regularization=s["solver"]["regularization"], **tangent)
         scheme = scheme_of(case)
         if t["scheme"] == "auto":  # chosen on the assembled system (and said so): DirectAnalysis' default
             from fem2d.dynamics.choice import ContactSchemeChoice
@@ -491,7 +493,7 @@ def build_analysis(case: Case) -> BuiltCase:
         modified_mass = t["scheme"] == "modified_mass"
         analysis = keys.make(DirectAnalysis, "", DIRECT_KEYS, model=model, stepping=stepping, scheme=scheme,
                              solver=s["solver"]["linear"], report=report, modified_mass=modified_mass,
-                             initial=initial)
+                             initial=initial, **tangent)
         return BuiltCase(analysis, keys, warnings)
     from fem2d.runs.modal import ModalAnalysis
 

@@ -341,6 +341,20 @@ SOLVER = Table(
             doc="static cases: proximal term epsilon diag(K) where only contact holds a body; "
             "changes the iterations, not the answer",
         ),
+        "tangent": String(
+            default="kept",
+            choices=("kept", "refreshed"),
+            doc="bodies that turn or stretch: kept (the factorised tangent serves iterations and steps while "
+            "each iteration divides the residual by 1 / solver.tangent_refresh) or refreshed (factorised at every "
+            "Newton iteration); the same answer to the Newton tolerance, a different cost",
+        ),
+        "tangent_refresh": Real(
+            default=0.1,
+            positive=True,
+            max=0.9,
+            doc="a kept tangent is refactorised when an iteration leaves more than this fraction of the last "
+            "one's residual",
+        ),
     }
 )
 

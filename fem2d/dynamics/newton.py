@@ -28,7 +28,16 @@ linear step (:math:`g = 0`), then, when an iteration reduces the residual by les
 always followed by a second on the same factorisation, which measures the rate), the tangent at
 the current iterate, factorised and kept for the next steps of the same size (a modified
 Newton method, code_aster's ``REAC_ITER``): a body that barely turns steps on the one
-factorisation of the linear model, a rolling one refactorises as its rotation grows. A static
+factorisation of the linear model, a rolling one refactorises as its rotation grows. A kept
+tangent is also refactorised when a step's iterations reach :attr:`NewtonSettings.refresh_after`
+without a refresh in the step (a steady contraction slower than the tolerance needs). With
+:attr:`NewtonSettings.tangent` ``"refreshed"`` the tangent at the prediction, then at every
+iterate, is factorised instead (Newton's method: one factorisation per iteration, quadratic
+convergence; the reference the kept tangent is measured against). Either way a converged
+increment is a root of the same residual, to the tolerance below: the tangent changes the
+path of the iterations, not where they stop. The contact conditions are solved on the
+condensed boundary inside each iteration, whatever the factorisation: a change of contact
+status needs no new tangent of the bodies. A static
 level (no mass, no damping) of a body already deformed for which no tangent is kept starts from the
 tangent of the last equilibrium instead: from the reference :math:`K`, the first iterate of a
 slender cantilever bent by 20 degrees stretches it by orders of magnitude more than its load
@@ -82,6 +91,9 @@ if TYPE_CHECKING:
     from fem2d.dynamics.stepper import NewmarkStepper, StepState
 
 
+#: How a step's tangent is kept (:attr:`NewtonSettings.tangent`).
+TANGENTS = ("kept", "refreshed")
+
 #: The symmetric indefinite solver that factorises the tangents in place of a Cholesky one.
 INDEFINITE = {"pardiso-cholesky": "pardiso-ldlt", "cholmod": "superlu"}
 
@@ -105,6 +117,17 @@ class NewtonSettings:
     max_iterations: int = 25
     #: the tangent is refactorised when an iteration divides the residual by less than 1 / refresh
     refresh: float = 0.1
+    #: ``"kept"``: the factorised tangent serves the iterations and the steps while they converge fast
+    #: enough (:attr:`refresh`, :attr:`refresh_after`); ``"refreshed"``: the tangent at every iterate
+    #: is factorised (Newton's method, one factorisation per iteration)
+    tangent: str = "kept"
+    #: ... and, kept, refactorised when a step's iterations reach this many on a tangent not refreshed
+    #: in the step (a slow but steady contraction would otherwise run into :attr:`max_iterations`)
+    refresh_after: int = 8
+
+    def __post_init__(self) -> None:
+        if self.tangent not in TANGENTS:
+            raise ValueError(f"tangent {self.tangent!r}: expected one of {', '.join(TANGENTS)}")
 
 
 def remainder_free(system: System, u_free: np.ndarray, t: float, tangent: bool = False):
@@ -172,30 +195,38 @@ class NewtonIterations:
         from fem2d.fe.hyperelastic import InvertedCells  # with the bodies that need it
 
         def remainder(du: np.ndarray, tangent: bool = False):
+            t0 = time.perf_counter()
             try:
                 return remainder_free(s, state.u + du, t_new, tangent)
             except InvertedCells as exc:
                 raise StepFailed(np.inf, iterations, inverted(exc)) from None
+            finally:
+                stepper.counters.assembly_s += time.perf_counter() - t0
 
         iterations = 0
 
-        def refresh(du: np.ndarray):
+        def refresh(du: np.ndarray, evaluation=None):
             try:
-                return self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping)
+                return self._refresh(stepper, du, state, dt, t_new, (w_k, w_c, w_m), mass, damping, evaluation)
             except NumericalError:  # a tangent that is not positive definite (Cholesky) at this iterate
                 raise StepFailed(np.inf, iterations, "Newton (a singular tangent)") from None
             except InvertedCells as exc:  # the tangent of a predicted state whose prescribed motion inverts a cell
                 raise StepFailed(np.inf, iterations, inverted(exc)) from None
 
-        kept = self._tangents.peek(dt)
-        factor, correction = (stepper.factor(dt), None) if kept is None else kept
-        if kept is None and w_m == 0.0 and w_c == 0.0 and np.any(state.u):
-            # a static level of a deformed body starts from the tangent of the last equilibrium
-            factor, correction = refresh(np.zeros_like(state.u))
+        refreshed = settings.tangent == "refreshed"
         du = prediction.du.copy()
-        g = self._extrapolated(state, dt) if (w_m or w_c) else None
-        if g is None:
-            g, _ = remainder(du)
+        if refreshed:  # Newton's method: the tangent at the predicted increment, then at each iterate
+            factor, correction, g = refresh(du)
+        else:
+            kept = self._tangents.peek(dt)
+            factor, correction = (stepper.factor(dt), None) if kept is None else kept
+            if kept is None and w_m == 0.0 and w_c == 0.0 and np.any(state.u):
+                # a static level of a deformed body starts from the tangent of the last equilibrium
+                factor, correction, _ = refresh(np.zeros_like(state.u))
+            g = self._extrapolated(state, dt) if (w_m or w_c) else None
+            if g is None:
+                g, _ = remainder(du)
+        fresh = refreshed  # whether this step's tangent was factorised in this step
         residual_before = None
         contact_force, solution = None, None
         scale_rhs = float(np.max(np.abs(rhs), initial=0.0))
@@ -212,8 +243,9 @@ class NewtonIterations:
                     dt, factor, b, state.u, state.contact, stepper.counters, (state.t, t_new), prediction.contact_on,
                     shift=prediction.contact_shift, velocity_level=prediction.velocity_level,
                 )
+            stepper.counters.solves += 1
             iterations += 1
-            g_new, _ = remainder(du_new)
+            g_new, evaluation = remainder(du_new, tangent=refreshed)  # refreshed: its tangent for the next
             change = w_k * (g_new - g_n)
             # R(du_new) - f_c from the iteration's own equation (no product with K_eff)
             out_of_balance = w_k * (g_new - g)
@@ -230,8 +262,11 @@ class NewtonIterations:
             if iterations >= settings.max_iterations or not np.isfinite(residual):
                 self.iterations += iterations
                 raise StepFailed(residual, iterations, "Newton")
-            if residual_before is not None and residual > settings.refresh * residual_before:
-                factor, correction = refresh(du)
+            if refreshed or residual_before is not None and residual > settings.refresh * residual_before or (
+                not fresh and iterations >= settings.refresh_after
+            ):
+                factor, correction, _ = refresh(du, evaluation if refreshed else None)
+                fresh = True
             residual_before = residual
         self.iterations += iterations
         self.steps += 1
@@ -250,12 +285,20 @@ class NewtonIterations:
         _, g_before, g_end, dt_before = last
         return g_end + (dt / dt_before) * (g_end - g_before)
 
-    def _refresh(self, stepper, du, state, dt, t_new, weights, mass, damping):
-        """Factorise the tangent at ``u_n + du`` and keep it for the steps of size ``dt``."""
+    def _refresh(self, stepper, du, state, dt, t_new, weights, mass, damping, evaluation=None):
+        r"""Factorise the tangent at ``u_n + du`` and keep it for the steps of size ``dt``; the
+        factorisation, the tangent's part :math:`\partial g / \partial u` on the free dofs and the
+        remainder :math:`g` there; ``evaluation``: the cells' evaluation with its tangent at that
+        iterate, already made."""
         s = stepper.system
         w_k, w_c, w_m = weights
-        _, evaluation = remainder_free(s, state.u + du, t_new, tangent=True)
+        t0 = time.perf_counter()
+        if evaluation is None:
+            g, evaluation = remainder_free(s, state.u + du, t_new, tangent=True)
+        else:
+            g = evaluation.remainder[s.free]
         correction = s.restrict(evaluation.tangent - s.nonlinear.linear)
+        stepper.counters.assembly_s += time.perf_counter() - t0
         t0 = time.perf_counter()
         matrix = w_k * (s.K_free + correction)
         if w_m:
@@ -275,4 +318,4 @@ class NewtonIterations:
         self.tangent_updates += 1
         self._tangents.drop(dt)
         self._tangents.get(dt, lambda: (factor, correction))
-        return factor, correction
+        return factor, correction, g

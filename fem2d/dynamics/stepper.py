@@ -77,6 +77,11 @@ class Counters:
     condensation_s: float = 0.0
     contact_s: float = 0.0
     solve_s: float = 0.0
+    #: the steps' linear solves (the contact problem's on the condensed boundary inside each: one
+    #: per linear step, one per Newton iteration of bodies that turn or stretch)
+    solves: int = 0
+    #: evaluating the internal forces of bodies that turn or stretch, and their tangents
+    assembly_s: float = 0.0
 
 
 class NewmarkStepper:
@@ -316,12 +321,14 @@ class NewmarkStepper:
             t0 = time.perf_counter()
             du = factor.solve(rhs)
             self.counters.solve_s += time.perf_counter() - t0
+            self.counters.solves += 1
         else:
             factor = self.factor(dt)
             du, contact_force, solution = self.contact.solve(
                 dt, factor, rhs, state.u, state.contact, self.counters, (state.t, t_new), prediction.contact_on,
                 shift=prediction.contact_shift, velocity_level=prediction.velocity_level,
             )
+            self.counters.solves += 1
             contact_state = solution.state
         v, a = scheme.end_of_step(s, state, du, prediction, dt, t_new, self.force_free)
         internal_force = s.K_free @ du

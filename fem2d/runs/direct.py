@@ -23,6 +23,7 @@ from fem2d.dynamics.events import EventLocator
 from fem2d.dynamics.history import DirectHistory, Snapshots
 from fem2d.dynamics.massless import MasslessRates
 from fem2d.dynamics.measures import MeasureRecorder, measured_quantities, zone_prefix
+from fem2d.dynamics.newton import TANGENTS
 from fem2d.dynamics.rotation import BodyRotations, rotation_warnings
 from fem2d.dynamics.schemes import NewmarkScheme, StaticScheme, TimeScheme
 from fem2d.dynamics.stepper import NewmarkStepper, StepState, march
@@ -126,6 +127,15 @@ class DirectAnalysis:
         ``fem2d run --strict`` exits 1. Without it, :meth:`run` gives each
         warning to Python's :mod:`warnings` as a
         :class:`~fem2d.errors.Fem2dWarning`.
+    tangent : str
+        Bodies that turn or stretch: ``"kept"`` (a factorised tangent serves the Newton
+        iterations and the steps while each iteration divides the residual by at least
+        1 / ``tangent_refresh``) or ``"refreshed"`` (the tangent at every iterate factorised:
+        Newton's method). The same answers to the Newton tolerance
+        (:mod:`fem2d.dynamics.newton`); the cost differs.
+    tangent_refresh : float
+        A kept tangent is refactorised when an iteration's residual is above this fraction
+        of the last one's.
 
     Examples
     --------
@@ -150,6 +160,8 @@ class DirectAnalysis:
     modified_mass: bool = False
     initial: Result | StaticAnalysis | None = None
     strict: bool = False
+    tangent: str = "kept"
+    tangent_refresh: float = 0.1
 
     def __post_init__(self) -> None:
         """Each argument of the right kind, or an :class:`~fem2d.errors.ArgumentError` naming it."""
@@ -161,6 +173,12 @@ class DirectAnalysis:
         expect_instance(self, "report", self.report, Report, "a fem2d.Report")
         expect_instance(self, "modified_mass", self.modified_mass, bool, "True or False")
         expect_instance(self, "strict", self.strict, bool, "True or False")
+        if self.tangent not in TANGENTS:
+            raise ArgumentError(self, "tangent", f"expected one of {', '.join(map(repr, TANGENTS))}, "
+                                f"got {self.tangent!r}")
+        expect_instance(self, "tangent_refresh", self.tangent_refresh, float | int, "a number in (0, 1)")
+        if not 0.0 < self.tangent_refresh < 1.0:
+            raise ArgumentError(self, "tangent_refresh", f"expected a number in (0, 1), got {self.tangent_refresh!r}")
         if not (self.initial is None or isinstance(self.initial, Result) or hasattr(self.initial, "compute")):
             raise ArgumentError(self, "initial", f"expected None, a Result or a fem2d.StaticAnalysis, "
                                 f"got {self.initial!r}")
@@ -314,6 +332,9 @@ class DirectAnalysis:
                              f"{limit:.6g} s of {scheme.label} on this mesh (conditionally stable: the march would "
                              f"blow up); take a step <= {limit:.6g} s or an unconditionally stable scheme")
         stepper = self.stepper(system, scheme, backend, coupling)
+        if stepper.newton is not None:  # how the bodies' tangent is kept
+            stepper.newton.settings = dataclasses.replace(stepper.newton.settings, tangent=self.tangent,
+                                                          refresh=float(self.tangent_refresh))
         current = self.current_surfaces(system)
         history = DirectHistory(system, report_dof, self.report.snapshots, stepper.force_free, scheme.mass(system),
                                 stepper.mass_velocity,
@@ -392,6 +413,9 @@ class DirectAnalysis:
             "refactorization_s": counters.refactorization_s,
             "condensation_s": counters.condensation_s,
             "contact_s": counters.contact_s,
+            "solves": counters.solves,
+            "solve_s": counters.solve_s,
+            "assembly_s": counters.assembly_s,
             "model_s": t_model,
             "integration_s": time.perf_counter() - t_start - t_model,
             # the steps themselves, factorisations included: integration_s less the one-time work
