@@ -46,7 +46,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI
 CASE = "rolling_disc"
 #: (label, kinematics, solver.tangent, solver.tangent_refresh)
 VARIANTS = [
-    ("small", "small", "kept", 0.1),
+    ("small", "small", "auto", 0.1),
     ("corotational kept", "corotational", "kept", 0.1),
     ("corotational kept 0.5", "corotational", "kept", 0.5),
     ("corotational refreshed", "corotational", "refreshed", 0.1),
