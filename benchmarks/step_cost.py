@@ -24,8 +24,11 @@ Newton iterations of the bodies and the wall time of the march. Ratios:
 The runs are interleaved and repeated (``--repeats``); each time is the median of its repeats
 (the machine is shared: read the ratios, made side by side, not the times). The first steps of
 each kinematics run once first, untimed (numba's compilation of the corotational cells).
-Last, x of the disc's centre at the end of each run, and the difference of the kept tangent's
-from the refreshed one's (the same answer to the Newton tolerance).
+Then x of the disc's centre at the end of each run, and the difference of the kept tangent's
+from the refreshed one's (the same answer to the Newton tolerance). Last, the static
+finite-strain cases (:data:`STATIC`: their levels are large steps) with each tangent: levels,
+cuts, factorisations, Newton iterations and wall time, and the kept run's time over the
+refreshed one's.
 
 Usage::
 
@@ -46,7 +49,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the CLI
 CASE = "rolling_disc"
 #: (label, kinematics, solver.tangent, solver.tangent_refresh)
 VARIANTS = [
-    ("small", "small", "auto", 0.1),
+    ("small", "small", "kept", 0.1),
     ("corotational kept", "corotational", "kept", 0.1),
     ("corotational kept 0.5", "corotational", "kept", 0.5),
     ("corotational refreshed", "corotational", "refreshed", 0.1),
@@ -54,6 +57,31 @@ VARIANTS = [
     ("finite kept 0.5", "finite", "kept", 0.5),
     ("finite refreshed", "finite", "refreshed", 0.1),
 ]
+
+
+#: the static finite-strain built-in cases (name, overrides)
+STATIC = [("elastica", {}), ("elastica", {"materials.0.kinematics": "corotational"}), ("compression", {}),
+          ("cylinder_compression", {})]
+
+
+def static_runs(repeats: int) -> list:
+    """Per static case: its label and, per tangent, (timing, median march s) over ``repeats`` runs."""
+    import fem2d
+
+    rows = []
+    for name, extra in STATIC:
+        row = {}
+        for tangent in ("kept", "refreshed"):
+            times = []
+            for _ in range(repeats):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", fem2d.Fem2dWarning)
+                    result = fem2d.run(name, extra | {"solver.tangent": tangent}, reference_cache=False)
+                times.append(result.timing["march_s"])
+            row[tangent] = (result.timing, statistics.median(times))
+        label = name + "".join(f", {v}" for v in extra.values())
+        rows.append((label, row))
+    return rows
 
 
 def overrides(kinematics: str, tangent: str, refresh: float, end: float) -> dict:
@@ -158,6 +186,14 @@ def main(argv: list[str] | None = None) -> None:
         base = runs.get(f"{kinematics} refreshed")
         diff = f"{x - base[1].quantities[key]:+.2e}" if base is not None else ""
         print(f"| {label} | {x:.9f} | {diff} |")
+    print("\n## Static finite-strain cases, each tangent\n")
+    print("| case | tangent | levels | cuts | factorisations | Newton it. | march s | kept / refreshed |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for label, row in static_runs(args.repeats):
+        ratio = row["kept"][1] / row["refreshed"][1]
+        for tangent, (t, wall) in row.items():
+            print(f"| {label} | {tangent} | {t['steps']} | {t['step_cuts']} | {t['factorizations']} | "
+                  f"{t['body_newton_iterations']} | {wall:.2f} | {f'{ratio:.2f}' if tangent == 'kept' else ''} |")
 
 
 if __name__ == "__main__":

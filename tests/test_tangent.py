@@ -2,7 +2,7 @@
 (``solver.tangent = "kept"``) or refreshed at every iteration (``"refreshed"``, Newton's
 method) gives the same answer to the Newton tolerance, on every finite-strain built-in case
 (and their corotational twins), and each mode does what it says: one factorisation per
-iteration refreshed, fewer kept; ``"auto"`` is refreshed on static levels, kept in dynamics."""
+iteration refreshed, fewer kept (the default)."""
 
 from __future__ import annotations
 
@@ -68,12 +68,12 @@ def test_a_kept_tangent_rolls_the_disc_as_newtons_method_on_fewer_factorisations
     assert kept.timing["solves"] == kept.timing["body_newton_iterations"]
 
 
-def test_auto_refreshes_on_static_levels_and_keeps_in_dynamics():
+def test_the_tangent_is_kept_by_default():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         static = run("compression", {})
         rolling = run("rolling_disc", {"time.end": 0.02, "report.at_times": [0.02]})
-    assert static.timing["factorizations"] == static.timing["body_newton_iterations"]
+    assert static.timing["factorizations"] < static.timing["body_newton_iterations"]
     assert rolling.timing["factorizations"] <= 2 < rolling.timing["body_newton_iterations"]
 
 

@@ -342,12 +342,12 @@ SOLVER = Table(
             "changes the iterations, not the answer",
         ),
         "tangent": String(
-            default="auto",
-            choices=("auto", "kept", "refreshed"),
+            default="kept",
+            choices=("kept", "refreshed"),
             doc="bodies that turn or stretch: kept (the factorised tangent serves iterations and steps while "
             "each iteration divides the residual by 1 / solver.tangent_refresh), refreshed (factorised at every "
-            "Newton iteration) or auto (refreshed in static runs, kept in dynamics: the faster of the two on "
-            "each); the same answer to the Newton tolerance, a different cost",
+            "Newton iteration: faster on the large levels of a slender static structure, slower in dynamics); the "
+            "same answer to the Newton tolerance on a stable path, a different cost",
         ),
         "tangent_refresh": Real(
             default=0.1,

@@ -33,12 +33,15 @@ tangent is also refactorised when a step's iterations reach :attr:`NewtonSetting
 without a refresh in the step (a steady contraction slower than the tolerance needs). With
 :attr:`NewtonSettings.tangent` ``"refreshed"`` the tangent at the prediction, then at every
 iterate, is factorised instead (Newton's method: one factorisation per iteration, quadratic
-convergence; the reference the kept tangent is measured against), and with ``"auto"``, the
-default, on the levels of a static run only (no mass, no damping): a static level is a large
-step, on which a kept tangent's iterations wander (the elastica's 20 levels took 15 cuts, 80
-levels and 637 factorisations kept, 20 levels and 102 factorisations refreshed, 10 times
-faster), while a dynamic step is short and a kept tangent serves many (the rolling disc: one
-factorisation every 4 steps kept against 3 a step refreshed, 3 to 4 times faster). Either way a converged
+convergence; the reference the kept tangent is measured against). A dynamic step is short and
+a kept tangent serves many (the rolling disc: one factorisation every 4 steps kept against 3 a
+step refreshed, 3 to 4 times faster); a static level is a large step, on which a kept tangent's
+iterations can wander (the elastica's 20 levels took 15 cuts, 80 levels and 637 factorisations
+kept, 20 levels and 102 factorisations refreshed, 10 times faster), but past a loss of
+stability Newton's method may lose the path a kept tangent follows (a block crushed by 70 % in
+one level: refreshed, no step converges past 65 %; kept, the run reaches the homogeneous
+compression): the kept tangent is the default, refreshed a choice for slender static
+structures. Either way a converged
 increment is a root of the same residual, to the tolerance below: the tangent changes the
 path of the iterations, not where they stop. The contact conditions are solved on the
 condensed boundary inside each iteration, whatever the factorisation: a change of contact
@@ -97,7 +100,7 @@ if TYPE_CHECKING:
 
 
 #: How a step's tangent is kept (:attr:`NewtonSettings.tangent`).
-TANGENTS = ("auto", "kept", "refreshed")
+TANGENTS = ("kept", "refreshed")
 
 #: The symmetric indefinite solver that factorises the tangents in place of a Cholesky one.
 INDEFINITE = {"pardiso-cholesky": "pardiso-ldlt", "cholmod": "superlu"}
@@ -124,9 +127,8 @@ class NewtonSettings:
     refresh: float = 0.1
     #: ``"kept"``: the factorised tangent serves the iterations and the steps while they converge fast
     #: enough (:attr:`refresh`, :attr:`refresh_after`); ``"refreshed"``: the tangent at every iterate
-    #: is factorised (Newton's method, one factorisation per iteration); ``"auto"``: refreshed on a
-    #: static level (no mass, no damping), kept in dynamics
-    tangent: str = "auto"
+    #: is factorised (Newton's method, one factorisation per iteration)
+    tangent: str = "kept"
     #: ... and, kept, refactorised when a step's iterations reach this many on a tangent not refreshed
     #: in the step (a slow but steady contraction would otherwise run into :attr:`max_iterations`)
     refresh_after: int = 8
@@ -219,7 +221,7 @@ class NewtonIterations:
             except InvertedCells as exc:  # the tangent of a predicted state whose prescribed motion inverts a cell
                 raise StepFailed(np.inf, iterations, inverted(exc)) from None
 
-        refreshed = settings.tangent == "refreshed" or settings.tangent == "auto" and w_m == 0.0 and w_c == 0.0
+        refreshed = settings.tangent == "refreshed"
         du = prediction.du.copy()
         if refreshed:  # Newton's method: the tangent at the predicted increment, then at each iterate
             factor, correction, g = refresh(du)

@@ -130,10 +130,10 @@ class DirectAnalysis:
     tangent : str
         Bodies that turn or stretch: ``"kept"`` (a factorised tangent serves the Newton
         iterations and the steps while each iteration divides the residual by at least
-        1 / ``tangent_refresh``), ``"refreshed"`` (the tangent at every iterate factorised:
-        Newton's method) or ``"auto"``, the default: refreshed on the levels of a static run,
-        kept in dynamics (the faster of the two on each). The same answers to the Newton
-        tolerance (:mod:`fem2d.dynamics.newton`); the cost differs.
+        1 / ``tangent_refresh``; the default) or ``"refreshed"`` (the tangent at every iterate
+        factorised: Newton's method; faster on the large levels of a slender static structure,
+        slower in dynamics). The same answers to the Newton tolerance
+        (:mod:`fem2d.dynamics.newton`) on a stable path; the cost differs.
     tangent_refresh : float
         A kept tangent is refactorised when an iteration's residual is above this fraction
         of the last one's.
@@ -161,7 +161,7 @@ class DirectAnalysis:
     modified_mass: bool = False
     initial: Result | StaticAnalysis | None = None
     strict: bool = False
-    tangent: str = "auto"
+    tangent: str = "kept"
     tangent_refresh: float = 0.1
 
     def __post_init__(self) -> None:
