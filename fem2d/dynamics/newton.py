@@ -39,7 +39,7 @@ step refreshed, 3 to 4 times faster); a static level is a large step, on which a
 iterations can wander (the elastica's 20 levels took 15 cuts, 80 levels and 637 factorisations
 kept, 20 levels and 102 factorisations refreshed, 10 times faster), but past a loss of
 stability Newton's method may lose the path a kept tangent follows (a block crushed by 70 % in
-one level: refreshed, no step converges past 65 %; kept, the run reaches the homogeneous
+one level: refreshed, no step converges past 64 %; kept, the run reaches the homogeneous
 compression): the kept tangent is the default, refreshed a choice for slender static
 structures. Either way a converged
 increment is a root of the same residual, to the tolerance below: the tangent changes the
