@@ -241,8 +241,8 @@ def test_stacked_blocks_pressed_and_pushed_move_as_the_rigid_block(tmp_path):
 def test_a_run_with_many_contacts_prints_one_line_for_them_and_writes_impacts_csv(push_block, tmp_path, capsys):
     """Average acceleration on the modified mass counts tens of contacts on the pushed block (41 or
     35: the number of a spurious chatter's contacts follows round-off, which differs between BLAS
-    builds; the table is what is checked): the impact table goes to impacts.csv (one row per contact, as result.json's impact_K_* quantities), the
-    printed output stays short, and the chatter is one warning."""
+    builds; the table is what is checked): the impact table goes to impacts.csv (one row per
+    contact, as result.json's impact_K_* quantities), the printed output stays short, and the chatter is one warning."""
     import csv
 
     code = main(["run", str(push_block), "--quiet", "--out", str(tmp_path), "--set", 'time.scheme="modified_mass"'])

@@ -312,6 +312,50 @@ def linearise(
     return Linearisation(d, kin, W, x, e, diag, safe, closing, w2, outside)
 
 
+class AitkenRelaxation:
+    r"""Aitken's dynamic relaxation of a fixed point :math:`x = G(x)` (Irons and Tuck 1969).
+
+    With the residuals :math:`r_k = G(x_k) - x_k`,
+
+    .. math::
+
+        x_{k+1} = x_k + \omega_k r_k, \qquad
+        \omega_k = -\omega_{k-1} \frac{r_{k-1} \cdot (r_k - r_{k-1})}{\|r_k - r_{k-1}\|^2},
+        \qquad \omega_0 = 1,
+
+    the secant estimate of :math:`1 / (1 - \rho)` along the last change: a
+    map contracting linearly by :math:`\rho` is solved in a few steps. The
+    factor is kept in ``[OMEGA_MIN, OMEGA_MAX]`` (a factor out of it means
+    the last two residuals do not describe one slow mode: a plain step).
+
+    A linear map contracting by 0.9 (plain iteration: 0.9 per step):
+
+    >>> relax, x = AitkenRelaxation(), np.array([1.0])
+    >>> for _ in range(4):
+    ...     x = relax.next(x, 0.9 * x + 0.1 * 5.0)
+    >>> round(float(x[0]), 12)
+    5.0
+    """
+
+    #: Bounds of the relaxation factor.
+    OMEGA_MIN, OMEGA_MAX = 0.1, 20.0
+
+    def __init__(self) -> None:
+        self.omega = 1.0
+        self.last: np.ndarray | None = None
+
+    def next(self, x: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """The next point from the current ``x`` and its image ``target`` = G(x)."""
+        r = target - x
+        if self.last is not None:
+            change = r - self.last
+            norm = float(change @ change)
+            omega = -self.omega * float(self.last @ change) / norm if norm > 0.0 else 1.0
+            self.omega = omega if self.OMEGA_MIN <= omega <= self.OMEGA_MAX else 1.0
+        self.last = r
+        return x + self.omega * r
+
+
 @dataclass
 class NewtonOutcome:
     """How :func:`newton_with_repairing` ended: the last linearisation and
@@ -350,16 +394,30 @@ def newton_with_repairing(
 
     ``max_iter`` bounds the advances and the re-pairings; the loop never
     raises on non-convergence.
+
+    The re-pairing is a fixed point :math:`d_{k+1} = G(d_k)` on the
+    linearisation point (the pairing's linearisation leaves out how the
+    master's normal turns with the motion, so it contracts only linearly: by
+    0.5-0.7 per re-pairing on two deformable blocks pressed 30 %, where the
+    bodies' own stiffness is no larger than the contact forces' lever on the
+    normals). It is accelerated by Aitken's relaxation (:class:`AitkenRelaxation`):
+    the linearisation point only changes where the next linear model is
+    built, so the converged answer is the same.
     """
     iterations, repairings = 0, 0
+    relaxation = AitkenRelaxation()
+    best = (np.inf, L, lam)
     while True:
         residual, solved_here = evaluate(L, lam)
         if residual <= tolerance:
             return NewtonOutcome(L, lam, iterations, True, residual)
+        if residual < best[0]:
+            best = (residual, L, lam)
         if solved_here:
             if repairings == max_iter:
                 break
-            L = linearise(problem, kinematics, problem.displacement(L.kin.B.transpose_dot(lam)).ravel())
+            target = problem.displacement(L.kin.B.transpose_dot(lam)).ravel()
+            L = linearise(problem, kinematics, relaxation.next(L.d, target))
             repairings += 1
             on_repair()
             continue
@@ -367,6 +425,12 @@ def newton_with_repairing(
             break
         lam, counted = advance(L, lam)
         iterations += counted
+    if best[0] <= problem.acceptable:
+        # stalled below the accuracy the step around it asks of its own equations: its best iterate,
+        # evaluated again (the formulation reports the last evaluation's gaps and statuses)
+        residual, L, lam = best
+        evaluate(L, lam)
+        return NewtonOutcome(L, lam, iterations, True, residual)
     return NewtonOutcome(L, lam, iterations, False, residual)
 
 

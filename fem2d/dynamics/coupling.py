@@ -244,6 +244,7 @@ class ContactCoupling:
         projection: bool = False,
         shift: np.ndarray | None = None,
         velocity_level: bool = False,
+        acceptable: float = 0.0,
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
         r"""The step's increment ``du`` solving ``K_eff du = rhs + S^T p`` with the
         contact forces p, the free-dof contact force ``S^T p``, and the solution:
@@ -265,7 +266,10 @@ class ContactCoupling:
         ``shift`` (free dofs) imposes the condition on :math:`u_{n+1} + s`, and
         ``velocity_level`` on the change of the gap from the start of the step
         for the nodes closed or penetrated there
-        (:class:`~fem2d.dynamics.moreau.MoreauJean`)."""
+        (:class:`~fem2d.dynamics.moreau.MoreauJean`).
+
+        ``acceptable``: the residual at which a contact solve that stalls is
+        accepted (:attr:`fem2d.contact.problem.CondensedProblem.acceptable`)."""
         cond = self.condensation(dt, factor, len(rhs), counters, projection)
         t0 = time.perf_counter()
         work, du_boundary = cond.condense(rhs)
@@ -287,12 +291,12 @@ class ContactCoupling:
         if len(self.zones) == 1:
             problem = CondensedProblem(
                 self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), compliance, dt, self.workspaces[0],
-                velocity_level,
+                velocity_level, acceptable,
             )
             sol = self.formulations[0].solve(problem, state)
         else:
             blocks = self._mass_blocks if projection else self._blocks
-            sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks, velocity_level)
+            sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks, velocity_level, acceptable)
         counters.contact_s += time.perf_counter() - t0
         counters.newton_iterations += sol.iterations
         if not sol.converged:
@@ -338,6 +342,7 @@ class ContactCoupling:
         states: tuple,
         cache: StepSizeCache[list[np.ndarray]],
         velocity_level: bool = False,
+        acceptable: float = 0.0,
     ) -> ContactSolution:
         """Block Gauss-Seidel over the zones (see the module docstring)."""
         blocks = cache.get(dt if cache is self._blocks else 0.0,
@@ -355,7 +360,7 @@ class ContactCoupling:
                 shifted = d_free + compliance @ others
                 problem = CondensedProblem(
                     zone, d_start[dofs].reshape(-1, 2), shifted[dofs].reshape(-1, 2), blocks[z], dt, self.workspaces[z],
-                    velocity_level,
+                    velocity_level, acceptable,
                 )
                 sol = formulation.solve(problem, states[z])
                 iterations += sol.iterations

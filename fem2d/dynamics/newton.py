@@ -211,6 +211,7 @@ class NewtonIterations:
                 du_new, contact_force, solution = stepper.contact.solve(
                     dt, factor, b, state.u, state.contact, stepper.counters, (state.t, t_new), prediction.contact_on,
                     shift=prediction.contact_shift, velocity_level=prediction.velocity_level,
+                    acceptable=settings.tolerance,
                 )
             iterations += 1
             g_new, _ = remainder(du_new)
