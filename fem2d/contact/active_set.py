@@ -312,48 +312,51 @@ def linearise(
     return Linearisation(d, kin, W, x, e, diag, safe, closing, w2, outside)
 
 
-class AitkenRelaxation:
-    r"""Aitken's dynamic relaxation of a fixed point :math:`x = G(x)` (Irons and Tuck 1969).
+class AndersonAcceleration:
+    r"""Anderson's acceleration of a fixed point :math:`x = G(x)` (Walker and Ni 2011).
 
-    With the residuals :math:`r_k = G(x_k) - x_k`,
+    With the residuals :math:`r_k = G(x_k) - x_k` and the differences
+    :math:`\Delta X, \Delta R` of the last ``memory`` iterates and residuals,
 
     .. math::
 
-        x_{k+1} = x_k + \omega_k r_k, \qquad
-        \omega_k = -\omega_{k-1} \frac{r_{k-1} \cdot (r_k - r_{k-1})}{\|r_k - r_{k-1}\|^2},
-        \qquad \omega_0 = 1,
+        \gamma = \arg\min_\gamma \|r_k - \Delta R\, \gamma\|_2, \qquad
+        x_{k+1} = x_k + r_k - (\Delta X + \Delta R)\, \gamma ,
 
-    the secant estimate of :math:`1 / (1 - \rho)` along the last change: a
-    map contracting linearly by :math:`\rho` is solved in a few steps. The
-    factor is kept in ``[OMEGA_MIN, OMEGA_MAX]`` (a factor out of it means
-    the last two residuals do not describe one slow mode: a plain step).
+    a secant method on the residual (on a linear map, GMRES's iterates): a map
+    contracting slowly is solved in a few steps, and so is one whose plain
+    iteration diverges along a few directions. The first step is a plain one.
 
-    A linear map contracting by 0.9 (plain iteration: 0.9 per step):
+    A linear map whose plain iteration diverges (by 1.2 per step along y):
 
-    >>> relax, x = AitkenRelaxation(), np.array([1.0])
+    >>> A = np.array([[0.5, 0.0], [0.3, 1.2]])
+    >>> b = np.array([1.0, -1.0])
+    >>> accel, x = AndersonAcceleration(), np.zeros(2)
     >>> for _ in range(4):
-    ...     x = relax.next(x, 0.9 * x + 0.1 * 5.0)
-    >>> round(float(x[0]), 12)
-    5.0
+    ...     x = accel.next(x, A @ x + b)
+    >>> np.allclose(x, np.linalg.solve(np.eye(2) - A, b))
+    True
     """
 
-    #: Bounds of the relaxation factor.
-    OMEGA_MIN, OMEGA_MAX = 0.1, 20.0
-
-    def __init__(self) -> None:
-        self.omega = 1.0
-        self.last: np.ndarray | None = None
+    def __init__(self, memory: int = 5) -> None:
+        self.memory = memory
+        self.points: list[np.ndarray] = []
+        self.residuals: list[np.ndarray] = []
 
     def next(self, x: np.ndarray, target: np.ndarray) -> np.ndarray:
         """The next point from the current ``x`` and its image ``target`` = G(x)."""
         r = target - x
-        if self.last is not None:
-            change = r - self.last
-            norm = float(change @ change)
-            omega = -self.omega * float(self.last @ change) / norm if norm > 0.0 else 1.0
-            self.omega = omega if self.OMEGA_MIN <= omega <= self.OMEGA_MAX else 1.0
-        self.last = r
-        return x + self.omega * r
+        self.points.append(x.copy())
+        self.residuals.append(r)
+        if len(self.points) > self.memory + 1:
+            self.points.pop(0)
+            self.residuals.pop(0)
+        if len(self.points) == 1:
+            return target
+        dX = np.diff(np.array(self.points), axis=0).T
+        dR = np.diff(np.array(self.residuals), axis=0).T
+        gamma = np.linalg.lstsq(dR, r, rcond=1e-12)[0]
+        return x + r - (dX + dR) @ gamma
 
 
 @dataclass
@@ -400,12 +403,13 @@ def newton_with_repairing(
     master's normal turns with the motion, so it contracts only linearly: by
     0.5-0.7 per re-pairing on two deformable blocks pressed 30 %, where the
     bodies' own stiffness is no larger than the contact forces' lever on the
-    normals). It is accelerated by Aitken's relaxation (:class:`AitkenRelaxation`):
+    normals), or even grows by 1.2 per re-pairing at 28 % in finite strain. It is
+    accelerated by Anderson's method (:class:`AndersonAcceleration`):
     the linearisation point only changes where the next linear model is
     built, so the converged answer is the same.
     """
     iterations, repairings = 0, 0
-    relaxation = AitkenRelaxation()
+    relaxation = AndersonAcceleration()
     best = (np.inf, L, lam)
     while True:
         residual, solved_here = evaluate(L, lam)

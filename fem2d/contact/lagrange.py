@@ -92,16 +92,14 @@ def primal_dual_update(it: active_set.Iterate, mu: float, single: bool) -> tuple
     contact_changes = bool(activate.any() or release.any())
     if not contact_changes and is_open.all():
         return status, direction, np.zeros(n)  # all open, none to close (a flight): nothing changes
-    if contact_changes or mu == 0.0:
-        # frictionless: a link in contact slides, whatever its slip (it has no tangential force to
-        # stick with; judging it by a slip that is round-off, at a node a support holds tangentially,
-        # only made it flip between stuck and sliding, one solve each)
+    if contact_changes:
         to_slip = to_stick = np.zeros(n, dtype=bool)
-        if not contact_changes:
-            return status, direction, np.zeros(n)
     else:
         to_slip = (status == STICK) & (np.abs(lam_t) - mu * lam_n > it.force_tol)
-        to_stick = (status == SLIP) & (-direction * u > it.length_tol)
+        # frictionless: a sliding link never sticks again (it has no friction to stick with; at a node
+        # a support holds tangentially its slip is round-off, whose sign made it flip between stuck and
+        # sliding, a solve each, until the loop gave up)
+        to_stick = (status == SLIP) & (-direction * u > it.length_tol) & (mu > 0.0)
         if not (to_slip.any() or to_stick.any()):
             return status, direction, np.zeros(n)  # consistent: nothing changes
     violation = np.zeros(n)
@@ -114,7 +112,7 @@ def primal_dual_update(it: active_set.Iterate, mu: float, single: bool) -> tuple
         keep[np.argmax(violation)] = True
         activate, release, to_slip, to_stick = activate & keep, release & keep, to_slip & keep, to_stick & keep
         violation = np.where(keep, violation, 0.0)
-    moving = np.abs(u) > it.length_tol if mu > 0.0 else np.ones(n, dtype=bool)
+    moving = np.abs(u) > it.length_tol
     status[activate] = np.where(moving[activate], SLIP, STICK)
     direction[activate] = np.where(moving[activate], np.sign(u[activate]), 0.0)
     status[release] = OPEN
