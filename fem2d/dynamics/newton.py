@@ -259,6 +259,11 @@ class NewtonIterations:
         correction = s.restrict(evaluation.tangent - s.nonlinear.linear)
         t0 = time.perf_counter()
         matrix = w_k * (s.K_free + correction)
+        spring = getattr(stepper, "proximal_spring", None)
+        if spring is not None:  # a static level's proximal term (fem2d.dynamics.static), in every tangent
+            import scipy.sparse as sp
+
+            matrix = matrix + sp.diags(spring)
         if w_m:
             matrix = matrix + w_m * mass
         if damping is not None:

@@ -124,11 +124,6 @@ class StaticAnalysis(DirectAnalysis):
                 f"{len(modes)} rigid-body motion(s) left free and no contact to hold them: "
                 "the static problem is singular (add supports)",
             )
-        if modes and system.nonlinear is not None:
-            body = system.nonlinear.bodies[0]
-            raise ModelError(self.model, "supports", f"{len(modes)} rigid-body motion(s) left free, held by contact "
-                             f"only: a static run of {body.kinematics!r} bodies needs supports that hold them (or "
-                             "a direct run)")
         return StaticStepper(system, backend, coupling, self.regularization if modes else 0.0, modes=modes)
 
     def _unheld(self, exc: UnheldBody) -> ModelError:
