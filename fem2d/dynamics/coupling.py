@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fem2d.contact.active_set import AndersonAcceleration
 from fem2d.contact.kinematics import node_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
 from fem2d.contact.surface import master_surface
@@ -127,6 +128,11 @@ def combined_solution(parts: list[ContactSolution], where: list[np.ndarray], n_u
 class ContactCoupling:
     """Couples contact zones, each with its formulation, to the Newmark step.
 
+    Sweeps after :attr:`ACCELERATE_AFTER` (zones that a few sweeps do not
+    converge: strongly coupled) take as the other zones' frozen forces
+    Anderson's extrapolation of the sweeps' fixed point
+    (:class:`~fem2d.contact.active_set.AndersonAcceleration`).
+
     Parameters
     ----------
     system
@@ -140,6 +146,9 @@ class ContactCoupling:
     max_sweeps
         Most sweeps before the step is reported as not converged (and cut).
     """
+
+    #: Sweeps before the sweeps are accelerated (weakly coupled zones converge in two or three).
+    ACCELERATE_AFTER = 4
 
     def __init__(
         self,
@@ -352,6 +361,8 @@ class ContactCoupling:
         parts: list[ContactSolution] = [None] * len(self.zones)  # type: ignore[list-item]
         change, iterations = np.inf, 0
         d_end = d_free.copy()
+        accelerator = AndersonAcceleration()
+        entering = np.concatenate(p_zone)
         for _sweep in range(self.max_sweeps):
             change = 0.0
             for z, (zone, formulation, dofs) in enumerate(zip(self.zones, self.formulations, self._zone_dofs)):
@@ -379,5 +390,15 @@ class ContactCoupling:
                     or 0.0 < reach and moved <= self.tolerance * reach):
                 combined = combined_solution(parts, self.where, len(self.boundary_nodes))
                 return replace(combined, iterations=iterations)
+            swept = np.concatenate(p_zone)
+            if _sweep + 1 >= self.ACCELERATE_AFTER:
+                # strongly coupled zones: the sweeps' fixed point accelerated (the next sweep's frozen forces)
+                accelerated = accelerator.next(entering, swept)
+                p_zone = np.split(accelerated, np.cumsum([len(d) for d in self._zone_dofs])[:-1])
+                p_total = np.zeros(len(d_free))
+                for dofs, forces in zip(self._zone_dofs, p_zone):
+                    p_total[dofs] += forces
+                swept = accelerated
+            entering = swept
         combined = combined_solution(parts, self.where, len(self.boundary_nodes))
         return replace(combined, iterations=iterations, converged=False, residual=change / max(scale, 1e-300))
