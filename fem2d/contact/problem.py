@@ -136,6 +136,9 @@ class CondensedProblem:
     dt: float
     workspace: ContactWorkspace = field(default_factory=ContactWorkspace)
     velocity_level: bool = False
+    #: a residual at which a stalled solve is accepted (0: only the formulation's tolerance): the
+    #: accuracy to which the step around it solves its own equations (a Newton step's tolerance)
+    acceptable: float = 0.0
 
     def displacement(self, p: np.ndarray) -> np.ndarray:
         """Boundary displacement (n_boundary, 2) produced by boundary forces p (n_boundary, 2)."""
