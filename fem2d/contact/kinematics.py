@@ -104,7 +104,7 @@ class Kinematics:
     """Per slave node: ``gap``, ``slip`` (m), ``normal``, ``tangent``,
     ``outside`` (no master facing the node), ``weight`` (1 or m), and the
     rows ``B`` ((2 n_slave) rows: normal rows then tangential rows) of
-    :math:`(w g, w u)`; ``projection`` is the pairing of the slave nodes.
+    :math:`(w g, w u)`; ``projection`` is the pairing of the slave nodes (of the integration points for the weak forms).
     ``any_outside`` is ``outside.any()`` (None: not known yet) and ``unit``
     says that every weight is 1."""
 
@@ -388,7 +388,7 @@ def weighted_kinematics(
     exactly. Points outside the master contribute nothing; a node none of whose points faces
     the master is ``outside`` (a node whose own projection falls off the master while some of
     its points face it is inside). The reported nodal ``gap``, ``slip`` and ``normal`` are the
-    weighted means over the node's points; the projection is the node's own.
+    weighted means over the node's points; the ``projection`` is the points'.
     """
     zone = problem.zone
     n_s = zone.n_slave
@@ -445,14 +445,13 @@ def weighted_kinematics(
     norm = np.linalg.norm(normal, axis=1)
     normal = np.where(out[:, None], 0.0, normal / np.where(out, 1.0, norm)[:, None])
     tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
-    nodal = node_kinematics(problem, surface, d)
     weight = np.where(out, zone_weights(problem), weight)
     weight = np.where(weight > 0.0, weight, 1.0)  # (a tied node's own weight may vanish)
     tied_nodes = None
     if tied is not None:
         tied_nodes = np.zeros(n_s, dtype=bool)
         tied_nodes[tied[0]] = True
-    return Kinematics(gap, slip, normal, tangent, out, weight, B, nodal.projection, tied=tied_nodes)
+    return Kinematics(gap, slip, normal, tangent, out, weight, B, proj, tied=tied_nodes)
 
 
 def _vanishing_weights(

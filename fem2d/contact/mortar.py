@@ -84,9 +84,10 @@ def vertex_frames(surface: MasterSurface, coords: np.ndarray) -> tuple[np.ndarra
 
 
 def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
-               frames: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
-    r"""Per slave edge, the local coordinates :math:`\eta \in (-1, 1)` (sorted) of its points
-    that face a master corner node :math:`x_v` along the master's normal :math:`n_v` there:
+               frames: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    r"""The cuts of the slave edges: ``(edge, eta)``, sorted by edge then :math:`\eta`, each the local
+    coordinate :math:`\eta \in (-1, 1)` of a point of the edge that faces a master corner node
+    :math:`x_v` along the master's normal :math:`n_v` there:
 
     .. math::
 
@@ -103,12 +104,13 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
     >>> zone = make_zone(pts, CellBlock("seg2", [[1, 0]]), CellBlock("seg2", [[2, 3], [3, 4]]), 0.0)
     >>> surface = MasterSurface("seg2", np.asarray(zone.master_local), np.ones(2))
     >>> [c.tolist() for c in cut_points(zone, surface, zone.reference)]
-    [[0.5]]
+    [[0], [0.5]]
     """
     edges = np.asarray(zone.slave_local)
     n_e = len(edges)
+    none = (np.zeros(0, dtype=np.int64), np.zeros(0))
     if surface.kind == "circle" or not n_e:
-        return [np.zeros(0) for _ in range(n_e)]
+        return none
     nodes, normal, seg_length = vertex_frames(surface, coords) if frames is None else frames
     x = coords[edges]  # (e, ns, 2)
     mid = 0.5 * (x[:, 0] + x[:, 1])
@@ -118,7 +120,7 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
     edge_length = 2.0 * np.linalg.norm(half, axis=1)
     e_of, v_of = _candidate_pairs(mid, edge_length, coords[nodes], seg_length)
     if not len(e_of):
-        return [np.zeros(0) for _ in range(n_e)]
+        return none
     t = np.stack([normal[v_of, 1], -normal[v_of, 0]], axis=1)
     rel = centre[e_of] - coords[nodes[v_of]]
     a = np.einsum("pj,pj->p", curve[e_of], t)
@@ -131,13 +133,9 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
     e_of, eta = e_of[keep], eta[keep]
     order = np.lexsort((eta, e_of))
     e_of, eta = e_of[order], eta[order]
-    split = np.searchsorted(e_of, np.arange(1, n_e))
-    out = []
-    for cuts in np.split(eta, split):
-        if len(cuts) > 1:
-            cuts = cuts[np.r_[True, np.diff(cuts) > MERGE]]
-        out.append(cuts)
-    return out
+    distinct = np.ones(len(eta), dtype=bool)  # a cut within MERGE of the one before on its edge is the same
+    distinct[1:] = (e_of[1:] != e_of[:-1]) | (np.diff(eta) > MERGE)
+    return e_of[distinct], eta[distinct]
 
 
 def _root(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -172,7 +170,8 @@ def _candidate_pairs(mid: np.ndarray, edge_length: np.ndarray, vertex: np.ndarra
     return e_of, v_of
 
 
-def segment_quadrature(zone: ContactZone, cuts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def segment_quadrature(zone: ContactZone, cuts: tuple[np.ndarray, np.ndarray]
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Gauss points of the segments of the slave edges: ``(edge_of, phi, omega)`` per point.
 
     Edge e cut at :math:`-1 < \eta_1 < \dots < \eta_k < 1` has the segments
@@ -186,16 +185,20 @@ def segment_quadrature(zone: ContactZone, cuts: list[np.ndarray]) -> tuple[np.nd
     >>> from fem2d.mesh.mesh import CellBlock
     >>> zone = make_zone([[0.0, 0.0], [2.0, 0.0], [0.0, -1.0], [2.0, -1.0]], CellBlock("seg2", [[0, 1]]),
     ...                  CellBlock("seg2", [[2, 3]]), 0.0)
-    >>> edge_of, phi, omega = segment_quadrature(zone, [np.array([0.5])])
+    >>> edge_of, phi, omega = segment_quadrature(zone, (np.array([0]), np.array([0.5])))
     >>> float(omega.sum()), (omega @ phi).tolist()
     (2.0, [1.0, 1.0])
     """
     kind = zone.slave_edges.kind
     edges = np.asarray(zone.slave_local)
-    counts = np.array([len(c) + 1 for c in cuts], dtype=np.int64)
-    lower = np.concatenate([np.r_[-1.0, c] for c in cuts]) if len(cuts) else np.zeros(0)
-    upper = np.concatenate([np.r_[c, 1.0] for c in cuts]) if len(cuts) else np.zeros(0)
-    segment_edge = np.repeat(np.arange(len(edges)), counts)
+    n_e = len(edges)
+    # every edge's ends and cuts, sorted along each edge: consecutive ones on one edge bound a segment
+    edge_all = np.concatenate([np.arange(n_e), np.arange(n_e), cuts[0]])
+    eta_all = np.concatenate([-np.ones(n_e), np.ones(n_e), cuts[1]])
+    order = np.lexsort((eta_all, edge_all))
+    edge_all, eta_all = edge_all[order], eta_all[order]
+    same = edge_all[1:] == edge_all[:-1]
+    lower, upper, segment_edge = eta_all[:-1][same], eta_all[1:][same], edge_all[:-1][same]
     xi, w = gauss_legendre(POINTS[kind])
     half = 0.5 * (upper - lower)
     eta = (lower[:, None] + (1.0 + xi[None, :]) * half[:, None]).ravel()
@@ -232,7 +235,7 @@ def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.n
         frames = problem.workspace.last("mortar_frames", (surface, master.tobytes()),
                                         partial(vertex_frames, surface, coords), _same_surface_and_nodes)
     cuts = cut_points(zone, surface, coords, frames)
-    key = tuple(c.tobytes() for c in cuts)
+    key = (cuts[0].tobytes(), cuts[1].tobytes())
     edge_of, phi, omega = problem.workspace.last("mortar_rule", key, partial(segment_quadrature, zone, cuts),
                                                  _equal_keys)
     kin = weighted_kinematics(problem, surface, d, edge_of, phi, omega)
