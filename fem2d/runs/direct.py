@@ -48,6 +48,7 @@ from fem2d.runs.failed import converged_part
 from fem2d.runs.penetration import left_master_warnings, outside_at_start, penetration_warnings
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
+from fem2d.runs.wear_outputs import wear_quantities, wear_series
 
 if TYPE_CHECKING:
     from fem2d.runs.static import StaticAnalysis
@@ -301,7 +302,8 @@ class DirectAnalysis:
                 raise ModelError(self, "scheme", f"{self.scheme.label} imposes contact as a velocity-level impulse "
                                  "law, which a penalty force of the gap is not: use exact contact (Lagrange or "
                                  "continuous) or another scheme")
-            coupling = ContactCoupling(system, system.zones, formulations)
+            coupling = ContactCoupling(system, system.zones, formulations,
+                                       wears=[contact.wear for contact in self.model.contacts])
         scheme, notes = (scheme, []) if scheme is not None else self.resolve_scheme(system)
         if system.nonlinear is not None and not isinstance(scheme, NewmarkScheme | StaticScheme):
             body = system.nonlinear.bodies[0]
@@ -330,6 +332,8 @@ class DirectAnalysis:
         rates = MasslessRates(scheme.mass(system) if scheme.weights(self.stepping.dt)[2] else system.M_free[:0, :0],
                               scheme.contact_velocity_lags)
         history.start(rates.start(state))
+        if coupling is not None:
+            coupling.start_wear(state.t)
         measures.start(state)
         rotations.start(state)
 
@@ -344,6 +348,8 @@ class DirectAnalysis:
             measures.on_step(previous, reported)
             rotations.on_step(previous, reported)
             watch.on_step(new.t, new.u, reported.v)
+            if coupling is not None:
+                coupling.on_step(new.t, new.t - previous.t, new.solution)
             converged[0] = new
 
         st = self.stepping
@@ -374,6 +380,8 @@ class DirectAnalysis:
             series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
         series.update({k: v for k, v in measured.items() if k != "time"})
         series.update(rotations.arrays())
+        if coupling is not None:
+            series.update(wear_series(coupling, system.zones))
         stepper.release()  # the factors are not needed for the post-processing
         counters = stepper.counters
         timing = {
@@ -431,6 +439,7 @@ class DirectAnalysis:
                                                   self.model.slave_thicknesses(), zone_prefixes(system),
                                                   slave_displacements(system.zones, series,
                                                                       self.current_surfaces(system))))
+        quantities.update(wear_quantities(series, system.zones))
         if self.report.modes:
             from fem2d.modal.basis import modal_basis
 
