@@ -1,0 +1,126 @@
+"""Archard wear inside direct runs, against exact answers.
+
+The reference: an elastic block (nu = 0) pressed by a uniform pressure P on a rigid
+frictionless plane that slides under it at the constant speed V. The pressure on the
+plane is P everywhere, so Archard's law wears the slave surface uniformly,
+h(t2) - h(t1) = k P V (t2 - t1), and the worn area per unit thickness is h times the
+block's width. The load is applied at t = 0, so the first steps carry the block's
+transient (the time scheme annihilates it in three steps): the wear is checked over the
+second half of the run, where the pressure is P to 1e-6.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fem2d
+from fem2d.contact.archard import archard_increment
+from fem2d.errors import ModelError
+from fem2d.mesh.builders import rectangle
+from fem2d.model.timefunctions import PiecewiseLinear
+
+P, V, T, K, L, H = 1e6, 0.1, 1.0, 1e-12, 0.02, 0.01
+
+
+def block(wear, element="quad4", method=None, dt=0.05, nx=4, end=T):
+    mesh = rectangle(L, H, nx, 2, element)
+    plane = fem2d.RigidPlane((0.0, 0.0), (0.0, 1.0), displacement=(V * T, 0.0),
+                             function=PiecewiseLinear((0.0, T), (0.0, 1.0)))
+    model = fem2d.Model(mesh, bodies=[fem2d.Body("BODY", E=1e9, nu=0.0, rho=1.0)],
+                        supports=[fem2d.Support("TOP", components=("dx",))], loads=[fem2d.Pressure("TOP", P)],
+                        contacts=[fem2d.Contact("BOTTOM", plane, mu=0.0, wear=wear, method=method)])
+    return fem2d.DirectAnalysis(model, fem2d.TimeStepping(dt=dt, end=end), fem2d.NewmarkScheme.generalized_alpha(0.0),
+                                report=fem2d.Report("SW", "dy")).run()
+
+
+def depth_history(result) -> np.ndarray:
+    (name,) = [k for k in result.histories if k.startswith("slave_wear_depth")]
+    return result.histories[name]
+
+
+def second_half(result, series: np.ndarray) -> np.ndarray:
+    i = int(np.searchsorted(result.histories["time"], 0.5 * T - 1e-9))
+    return series[-1] - series[i]
+
+
+METHODS = {"lagrange": None, "mortar": lambda: fem2d.LagrangeFormulation(discretization="mortar"),
+           "penalty": fem2d.PenaltyFormulation, "continuous": fem2d.ContinuousFormulation}
+
+
+# the continuous method's energy balance of the sudden load's transient (the same without wear) is no wear's
+@pytest.mark.filterwarnings("ignore:energy grew")
+@pytest.mark.parametrize("element", ["quad4", "quad8"])
+@pytest.mark.parametrize("method", sorted(METHODS))
+@pytest.mark.parametrize("update", [True, False])
+def test_a_block_sliding_under_a_uniform_pressure_wears_uniformly_by_k_p_v_t(element, method, update):
+    """Every slave node's depth grows by k P V dt to the transient's 1e-6 (1e-4 allowed: a factor of a
+    weight, a pressure, a slip or a step would be 2 to 100 % off); the worn area is the depth times
+    the width to 1e-7 (the nodal forces sum to P L exactly); on a rigid plane under a uniform pressure
+    the update only moves the block down by h, which changes nothing."""
+    make = METHODS[method]
+    result = block(fem2d.Wear(K, update=update), element, make() if make else None)
+    exact = K * P * V * 0.5 * T
+    assert second_half(result, depth_history(result)) == pytest.approx(np.full(9 if element == "quad8" else 5, exact),
+                                                                      rel=1e-4)
+    assert second_half(result, result.histories["worn_area"]) == pytest.approx(exact * L, rel=1e-7)
+    q = result.quantities
+    assert q["worn_area"] == pytest.approx(result.histories["worn_area"][-1])
+    assert q["max_wear_depth"] == pytest.approx(depth_history(result)[-1].max())
+    # code_aster's wear power: the mean |F_n v_t| over the run, P L V once the load is on
+    assert second_half(result, np.cumsum(result.histories["wear_power"] * result.histories["dt"])) == pytest.approx(
+        P * L * V * 0.5 * T, rel=1e-7)
+
+
+def test_the_update_moves_the_block_down_by_the_worn_depth():
+    """With the update the worn surface sits h lower: the block's corner goes down by the depth more
+    than without it. The gaps of a step add the depth worn before it (the wear of a step is taken
+    from its solution), so the end of the run is lower by the depth before its last step."""
+    k = 1e-10  # h = k P V T = 1e-5 m at the end, as large as the elastic approach
+    worn, kept = block(fem2d.Wear(k)), block(fem2d.Wear(k, update=False))
+    depth = depth_history(worn)[-1]
+    assert depth == pytest.approx(depth_history(kept)[-1], rel=1e-4)
+    drop = kept.histories["u"][-1] - worn.histories["u"][-1]
+    assert drop == pytest.approx(depth_history(worn)[-2][0], rel=1e-4)
+    assert abs(drop - depth[0]) == pytest.approx(k * P * V * 0.05, rel=1e-3)  # one step's wear, 5 % of the depth
+
+
+def test_the_acceleration_multiplies_the_wear_of_a_steady_problem():
+    """Acceleration a: the same motion wears a times as much (the depth grows linearly in time), exactly
+    up to the forces' round-off."""
+    one, ten = block(fem2d.Wear(K)), block(fem2d.Wear(K, acceleration=10.0))
+    assert depth_history(ten)[-1] == pytest.approx(10.0 * depth_history(one)[-1], rel=1e-9)
+    assert ten.quantities["worn_area"] == pytest.approx(10.0 * one.quantities["worn_area"], rel=1e-9)
+    assert ten.quantities["wear_power"] == pytest.approx(one.quantities["wear_power"], rel=1e-9)
+
+
+def test_a_zone_that_does_not_wear_reports_no_wear_and_a_zero_coefficient_changes_nothing():
+    plain, zero = block(None), block(fem2d.Wear(0.0))
+    assert "worn_area" not in plain.quantities and "worn_area" not in plain.histories
+    assert zero.quantities["worn_area"] == 0.0
+    for name, value in plain.quantities.items():
+        assert zero.quantities[name] == value, name
+
+
+def test_the_archard_increment_is_k_p_slip():
+    inc = archard_increment(2e-12, np.array([10.0, 10.0, 0.0, 4.0]), np.array([0.5, 0.25, 1.0, 0.0]),
+                            np.array([1e-3, -2e-3, 1.0, 1.0]), 3.0)
+    assert inc.tolist() == pytest.approx([3.0 * 2e-12 * 20.0 * 1e-3, 3.0 * 2e-12 * 40.0 * 2e-3, 0.0, 0.0], rel=1e-15)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"coefficient": -1e-13}, "Wear.coefficient: expected a finite wear coefficient >= 0"),
+    ({"coefficient": float("nan")}, "Wear.coefficient: expected a finite wear coefficient >= 0"),
+    ({"coefficient": 1e-13, "acceleration": 0.5}, "Wear.acceleration: expected a finite factor >= 1"),
+    ({"coefficient": 1e-13, "surface": "top"}, "Wear.surface: expected one of slave, master, both"),
+    ({"coefficient": 1e-13, "update": "yes"}, "Wear.update: expected true or false"),
+])
+def test_bad_wear_settings_are_refused(arguments, message):
+    with pytest.raises(ModelError, match=message):
+        fem2d.Wear(**arguments)
+
+
+@pytest.mark.parametrize("surface", ["master", "both"])
+def test_a_rigid_master_does_not_wear(surface):
+    with pytest.raises(ModelError, match="Contact.wear: surface = .*: a rigid master does not wear"):
+        fem2d.Contact("BOTTOM", fem2d.RigidPlane((0.0, 0.0), (0.0, 1.0)), wear=fem2d.Wear(K, surface=surface))
