@@ -35,8 +35,7 @@ def block(wear, element="quad4", method=None, dt=0.05, nx=4, end=T):
 
 
 def depth_history(result) -> np.ndarray:
-    (name,) = [k for k in result.histories if k.startswith("slave_wear_depth")]
-    return result.histories[name]
+    return result.histories["slave_wear_depth"]
 
 
 def second_half(result, series: np.ndarray) -> np.ndarray:
@@ -124,3 +123,24 @@ def test_bad_wear_settings_are_refused(arguments, message):
 def test_a_rigid_master_does_not_wear(surface):
     with pytest.raises(ModelError, match="Contact.wear: surface = .*: a rigid master does not wear"):
         fem2d.Contact("BOTTOM", fem2d.RigidPlane((0.0, 0.0), (0.0, 1.0)), wear=fem2d.Wear(K, surface=surface))
+
+
+def test_a_static_run_wears_by_the_slip_of_its_load_steps():
+    """Quasi-static sliding (load steps of 0.1 s): no transient, so the depth is k P V T to round-off;
+    with the update the bottom, held on the plane, sinks by the depth worn before the last step."""
+    from fem2d.runs.static import StaticAnalysis
+
+    plane = fem2d.RigidPlane((0.0, 0.0), (0.0, 1.0), displacement=(V * T, 0.0),
+                             function=PiecewiseLinear((0.0, T), (0.0, 1.0)))
+    sunk = {}
+    for update in (True, False):
+        model = fem2d.Model(rectangle(L, H, 4, 2), bodies=[fem2d.Body("BODY", E=1e9, nu=0.0, rho=1.0)],
+                            supports=[fem2d.Support("TOP", components=("dx",))], loads=[fem2d.Pressure("TOP", P)],
+                            contacts=[fem2d.Contact("BOTTOM", plane, wear=fem2d.Wear(K, update=update))])
+        result = StaticAnalysis(model, fem2d.TimeStepping(dt=0.1, end=T), report=fem2d.Report("SW", "dy")).run()
+        assert depth_history(result)[-1] == pytest.approx(np.full(5, K * P * V * T), rel=1e-9)
+        assert result.quantities["worn_area"] == pytest.approx(K * P * V * T * L, rel=1e-9)
+        assert result.quantities["max_wear_depth"] == pytest.approx(K * P * V * T, rel=1e-9)
+        sunk[update] = -result.histories["u"][-1]
+    assert sunk[False] == 0.0
+    assert sunk[True] == pytest.approx(0.9 * K * P * V * T, rel=1e-9)

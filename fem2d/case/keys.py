@@ -19,7 +19,7 @@ from fem2d.case.schema import SCHEMA
 #: Units a field's documentation may start with (``"N/m along node1 -> node2"``)
 #: or end with after a comma (``"Young's modulus, Pa"``).
 UNITS = ("m", "s", "N", "Pa", "kg", "kg/m^3", "N/m", "N s/m", "N/m^3", "rad/s", "rad", "m/s", "m/s^2", "W",
-         "Hz", "N s")
+         "Hz", "N s", "1/Pa")
 _UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 
 
@@ -101,6 +101,8 @@ def _walk(spec: Field, path: str, out: list[KeyDoc]) -> None:
         return
     unit, meaning = split_unit(spec.doc)
     out.append(KeyDoc(path, _type(spec), _default(spec), unit, meaning))
+    if isinstance(spec, Optional) and isinstance(spec.inner, Table):  # an optional table: its keys too
+        _walk(spec.inner, path, out)
 
 
 def key_docs(section: str | None = None) -> list[KeyDoc]:

@@ -219,6 +219,20 @@ CIRCLE = Table(
     doc="a rigid circle (disc) obstacle as the zone's master (instead of a master edge group)",
 )
 
+WEAR = Table(
+    fields={
+        "coefficient": Real(min=0.0, doc="1/Pa Archard's k/H (m^2/N): worn depth rate = coefficient x pressure x slip "
+                            "speed"),
+        "surface": String(default="slave", choices=("slave", "master", "both"),
+                          doc="the surface that wears (a rigid master does not; the slave surface is computed)"),
+        "update": Boolean(default=True, doc="feed the worn depth back into the normal gap (the surface moves by the "
+                          "depth along its normal), so the pressure redistributes"),
+        "acceleration": Real(default=1.0, min=1.0, doc="factor on the wear of every step (cycle jump): exact for a "
+                             "steady problem"),
+    },
+    doc="Archard wear of the zone's surface in direct runs (worn_area, max_wear_depth, wear_power)",
+)
+
 CONTACT = Table(
     fields={
         "name": Optional(inner=String(), doc="zone name (default SLAVE/MASTER); prefixes its quantities"),
@@ -252,6 +266,7 @@ CONTACT = Table(
         "rho_t": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_FROT, > 0"),
         "max_iter": Integer(default=50, doc="contact iterations per step, >= 1"),
         "tolerance": Real(default=1e-10, doc="relative, > 0"),
+        "wear": Optional(inner=WEAR, doc="Archard wear of the zone ([contact.wear])"),
     }
 )
 

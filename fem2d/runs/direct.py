@@ -295,6 +295,10 @@ class DirectAnalysis:
         report_dof = self.report.dof(system.mesh)
         t_model = time.perf_counter() - t_start
         coupling = None
+        for contact in self.model.contacts:
+            if contact.wear is not None and contact.wear.master:
+                raise ModelError(contact.wear, "surface", f"{contact.wear.surface!r}: the wear of a master surface "
+                                 "is not computed; wear the slave surface (surface = \"slave\")")
         if self.model.contacts:
             # every zone with its own formulation, solved together on the union of their boundaries
             formulations = [self.formulation(contact) for contact in self.model.contacts]
@@ -381,7 +385,7 @@ class DirectAnalysis:
         series.update({k: v for k, v in measured.items() if k != "time"})
         series.update(rotations.arrays())
         if coupling is not None:
-            series.update(wear_series(coupling, system.zones))
+            series.update(wear_series(coupling.wear, system.zones))
         stepper.release()  # the factors are not needed for the post-processing
         counters = stepper.counters
         timing = {
@@ -439,7 +443,7 @@ class DirectAnalysis:
                                                   self.model.slave_thicknesses(), zone_prefixes(system),
                                                   slave_displacements(system.zones, series,
                                                                       self.current_surfaces(system))))
-        quantities.update(wear_quantities(series, system.zones))
+        quantities.update(wear_quantities(series, system.zones, zone_prefixes(system)))
         if self.report.modes:
             from fem2d.modal.basis import modal_basis
 
