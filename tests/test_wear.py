@@ -144,3 +144,53 @@ def test_a_static_run_wears_by_the_slip_of_its_load_steps():
         sunk[update] = -result.histories["u"][-1]
     assert sunk[False] == 0.0
     assert sunk[True] == pytest.approx(0.9 * K * P * V * T, rel=1e-9)
+
+
+def pressed_block(wear, steps, method=None, element="quad8"):
+    """The block's top held down by D (a rigid punch), the plane sliding under it at V: static."""
+    from fem2d.runs.static import StaticAnalysis
+
+    plane = fem2d.RigidPlane((0.0, 0.0), (0.0, 1.0), displacement=(V * T, 0.0),
+                             function=PiecewiseLinear((0.0, T), (0.0, 1.0)))
+    model = fem2d.Model(rectangle(L, H, 4, 2, element), bodies=[fem2d.Body("BODY", E=E_BLOCK, nu=0.0, rho=1.0)],
+                        supports=[fem2d.Support("TOP", ("dx",)), fem2d.Support("TOP", ("dy",), value=-D)],
+                        contacts=[fem2d.Contact("BOTTOM", plane, wear=wear, method=method)])
+    return StaticAnalysis(model, fem2d.TimeStepping(dt=T / steps, end=T), report=fem2d.Report("SW", "dy")).run()
+
+
+E_BLOCK, D = 1e9, 1e-5
+#: the rate of the pressure's decay, E k V / H, is 1/T with this coefficient
+K_FAST = H / (E_BLOCK * V * T)
+
+
+@pytest.mark.parametrize("method", ["lagrange", "mortar"])
+def test_the_update_relieves_a_block_held_down_as_it_wears(method):
+    """The top held D down, the pressure p = E (D - h) / H falls as the surface wears: dh/dt = k V p
+    gives p = p0 exp(-lambda t), lambda = E k V / H. The run adds the depth worn before each step to
+    its gaps, so its pressure is exactly the explicit recurrence p_n = p0 (1 - lambda dt)^(n-1)
+    (to 1e-9), within lambda dt / 2 of the exponential; without the update it stays p0."""
+    make = METHODS[method]
+    steps = 20
+    worn = pressed_block(fem2d.Wear(K_FAST), steps, make() if make else None)
+    force = worn.histories["normal_force"]
+    f0 = E_BLOCK * D / H * L
+    lam_dt = E_BLOCK * K_FAST * V / H * T / steps
+    assert force[1:] == pytest.approx(f0 * (1.0 - lam_dt) ** np.arange(steps), rel=1e-9)
+    exact = f0 * np.exp(-1.0)
+    assert abs(force[-1] / exact - 1.0) < 0.6 * lam_dt
+    kept = pressed_block(fem2d.Wear(K_FAST, update=False), steps, make() if make else None)
+    assert kept.histories["normal_force"][1:] == pytest.approx(np.full(steps, f0), rel=1e-9)
+    assert kept.quantities["max_wear_depth"] == pytest.approx(K_FAST * f0 / L * V * T, rel=1e-9)
+
+
+def test_the_acceleration_error_on_a_relieving_block_is_first_order_in_a_lambda_dt():
+    """Acceleration a over T stands for a T of wear: the exact depth is D (1 - exp(-a lambda T)). The
+    error is that of the explicit step a lambda dt: below a lambda dt / 2, halved when dt is halved."""
+    errors = {}
+    for a in (1.0, 2.0, 4.0):
+        exact = D * (1.0 - np.exp(-a))
+        for steps in (20, 40):
+            depth = pressed_block(fem2d.Wear(K_FAST, acceleration=a), steps, element="quad4")
+            errors[a, steps] = abs(depth.quantities["max_wear_depth"] / exact - 1.0)
+            assert errors[a, steps] < 0.5 * a / steps
+        assert 1.8 < errors[a, 20] / errors[a, 40] < 2.2
