@@ -194,3 +194,27 @@ def test_the_acceleration_error_on_a_relieving_block_is_first_order_in_a_lambda_
             errors[a, steps] = abs(depth.quantities["max_wear_depth"] / exact - 1.0)
             assert errors[a, steps] < 0.5 * a / steps
         assert 1.8 < errors[a, 20] / errors[a, 40] < 2.2
+
+
+@pytest.mark.parametrize("discretization", ["node_to_segment", "mortar"])
+def test_a_block_on_a_moving_mesh_master_wears_by_the_relative_slip(discretization):
+    """SDNV104's mesh, statically: the block pressed by P on its support, whose nodes are moved by -s
+    along x (a master of mesh edges, not matching the block's); the block held in x. Its slip relative
+    to the master is s, the pressure P: the depth is k P s, uniform, to round-off."""
+    from fem2d.mesh.builders import sliding_block
+    from fem2d.runs.static import StaticAnalysis
+
+    s, pressure, k = 2.0, 7e4, 1e-12
+    ramp = PiecewiseLinear((0.0, T), (0.0, 1.0))
+    model = fem2d.Model(sliding_block(support_cells=(20, 1)),
+                        bodies=[fem2d.Body("PATIN", E=2.1e11, nu=0.0, rho=7000.0),
+                                fem2d.Body("BATI", E=1e11, nu=0.0, rho=0.0)],
+                        supports=[fem2d.Support("BATI", ("dx",), value=-s, function=ramp),
+                                  fem2d.Support("BATI", ("dy",)), fem2d.Support("FSUP", ("dx",)),
+                                  fem2d.Support("R1"), fem2d.Support("R2")],  # the springs' free ends
+                        loads=[fem2d.Pressure("FSUP", pressure)],
+                        contacts=[fem2d.Contact("LESC", "LMAI", wear=fem2d.Wear(k),
+                                                method=fem2d.LagrangeFormulation(discretization=discretization))])
+    result = StaticAnalysis(model, fem2d.TimeStepping(dt=0.25, end=T), report=fem2d.Report("A", "dy")).run()
+    assert result.histories["slave_wear_depth"][-1] == pytest.approx(np.full(6, k * pressure * s), rel=1e-9)
+    assert result.quantities["worn_area"] == pytest.approx(k * pressure * s * 1.0, rel=1e-9)
