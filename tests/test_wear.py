@@ -218,3 +218,31 @@ def test_a_block_on_a_moving_mesh_master_wears_by_the_relative_slip(discretizati
     result = StaticAnalysis(model, fem2d.TimeStepping(dt=0.25, end=T), report=fem2d.Report("A", "dy")).run()
     assert result.histories["slave_wear_depth"][-1] == pytest.approx(np.full(6, k * pressure * s), rel=1e-9)
     assert result.quantities["worn_area"] == pytest.approx(k * pressure * s * 1.0, rel=1e-9)
+
+
+def test_an_axisymmetric_sleeve_wears_a_volume_with_2_pi_r():
+    """A sleeve (a < r < b) squeezed by an outer pressure onto a rigid shaft r = a that slides along
+    the axis at V (nu = 0: the axial direction is decoupled, the pressure uniform along the bore).
+    The forces and the worn area are the whole ring's: the worn volume is k s sum_k F_k dt_k V
+    (m^3), and 2 pi a H times the uniform depth. With the update the bore moves out of the shaft by
+    the depth, which relieves the ring: its force falls at every step (without, it stays)."""
+    from fem2d.runs.static import StaticAnalysis
+
+    a, b, height, k, steps = 0.05, 0.06, 0.02, 1e-12, 4
+    shaft = fem2d.RigidPlane((a, 0.0), (1.0, 0.0), displacement=(0.0, V * T),
+                             function=PiecewiseLinear((0.0, T), (0.0, 1.0)))
+    forces = {}
+    for update in (True, False):
+        model = fem2d.Model(rectangle(b - a, height, 2, 4, origin=(a, 0.0)),
+                            bodies=[fem2d.Body("BODY", E=1e9, nu=0.0, rho=1.0, hypothesis="axisymmetric")],
+                            supports=[fem2d.Support("RIGHT", ("dy",))], loads=[fem2d.Pressure("RIGHT", P)],
+                            contacts=[fem2d.Contact("LEFT", shaft, wear=fem2d.Wear(k, update=update))])
+        result = StaticAnalysis(model, fem2d.TimeStepping(dt=T / steps, end=T), report=fem2d.Report("SW", "dx")).run()
+        depth = depth_history(result)[-1]
+        force = result.histories["normal_force"][1:]
+        assert depth == pytest.approx(np.full(5, depth.mean()), rel=1e-9)
+        assert result.quantities["worn_area"] == pytest.approx(2.0 * np.pi * a * height * depth.mean(), rel=1e-9)
+        assert result.quantities["worn_area"] == pytest.approx(k * V * T / steps * force.sum(), rel=1e-9)
+        forces[update] = force
+    assert np.all(np.diff(forces[True]) < 0.0)
+    assert forces[False] == pytest.approx(np.full(steps, forces[False][0]), rel=1e-9)
