@@ -246,3 +246,14 @@ def test_an_axisymmetric_sleeve_wears_a_volume_with_2_pi_r():
         forces[update] = force
     assert np.all(np.diff(forces[True]) < 0.0)
     assert forces[False] == pytest.approx(np.full(steps, forces[False][0]), rel=1e-9)
+
+
+def test_the_example_of_the_wear_page_prints_what_its_comment_says(capsys):
+    """docs/theory/wear.md, "An example": its run and its printed line."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "theory" / "wear.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"## An example.*?```python\n(.*?)```", page, flags=re.S)
+    exec(compile(block, "docs/theory/wear.md", "exec"), {"__name__": "__main__"})
+    assert capsys.readouterr().out.strip() == re.search(r"# (h = .*)", block).group(1)
