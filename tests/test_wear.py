@@ -257,3 +257,11 @@ def test_the_example_of_the_wear_page_prints_what_its_comment_says(capsys):
     (block,) = re.findall(r"## An example.*?```python\n(.*?)```", page, flags=re.S)
     exec(compile(block, "docs/theory/wear.md", "exec"), {"__name__": "__main__"})
     assert capsys.readouterr().out.strip() == re.search(r"# (h = .*)", block).group(1)
+
+
+def test_a_depth_beyond_a_tenth_of_the_slave_edges_is_warned():
+    """Edges of 5 mm: a worn depth of 1e-3 m (k 100 times the relief's, no update) passes 10 % of them."""
+    with pytest.warns(fem2d.Fem2dWarning, match="the worn depth .* passes 10% of the shortest slave edge"):
+        pressed_block(fem2d.Wear(100.0 * K_FAST, update=False), 4)
+    result = pressed_block(fem2d.Wear(K_FAST, update=False), 4)  # 1e-5 m: 0.2 % of the edges
+    assert not [w for w in result.warnings if "worn depth" in w]

@@ -101,8 +101,6 @@ def _walk(spec: Field, path: str, out: list[KeyDoc]) -> None:
         return
     unit, meaning = split_unit(spec.doc)
     out.append(KeyDoc(path, _type(spec), _default(spec), unit, meaning))
-    if isinstance(spec, Optional) and isinstance(spec.inner, Table):  # an optional table: its keys too
-        _walk(spec.inner, path, out)
 
 
 def key_docs(section: str | None = None) -> list[KeyDoc]:

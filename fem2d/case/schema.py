@@ -201,7 +201,7 @@ INITIAL = Table(
 
 PLANE = Table(
     fields={
-        "point": _vector2,
+        "point": Array(item=Real(), length=2, doc="a point of the plane, m"),
         "normal": Array(item=Real(), length=2, doc="outward normal of the obstacle (towards the slave body)"),
         "displacement": Array(item=Real(), length=2, default=[0.0, 0.0], doc="motion: displacement x function(t), m"),
         "function": String(default="constant", doc="name of a [functions.NAME] table, or 'constant'"),
@@ -266,7 +266,11 @@ CONTACT = Table(
         "rho_t": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_FROT, > 0"),
         "max_iter": Integer(default=50, doc="contact iterations per step, >= 1"),
         "tolerance": Real(default=1e-10, doc="relative, > 0"),
-        "wear": Optional(inner=WEAR, doc="Archard wear of the zone ([contact.wear])"),
+        "wear": Optional(inner=WEAR, doc="Archard wear of the zone ([contact.wear]; docs/theory/wear.md): "
+                         "coefficient (1/Pa, >= 0, required: worn depth rate = coefficient x pressure x slip speed), "
+                         "surface (\"slave\", the default; \"master\", \"both\": a rigid master does not wear, a "
+                         "mesh master's wear is not computed yet), update (true: the worn depth enters the normal "
+                         "gap), acceleration (>= 1, default 1: factor on every step's wear)"),
     }
 )
 

@@ -48,7 +48,7 @@ from fem2d.runs.failed import converged_part
 from fem2d.runs.penetration import left_master_warnings, outside_at_start, penetration_warnings
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
-from fem2d.runs.wear_outputs import wear_quantities, wear_series
+from fem2d.runs.wear_outputs import wear_quantities, wear_series, wear_warnings
 
 if TYPE_CHECKING:
     from fem2d.runs.static import StaticAnalysis
@@ -499,7 +499,8 @@ class DirectAnalysis:
         return [*run.inherited, *self.model.mesh.warnings, *self.model.volumetric_choices()[1],
                 *([] if warning is None else [warning]),
                 *left_master_warnings(series, self.model.mesh.source, run.system.zones), *turned,
-                *penetration_warnings(series, run.system.mesh.points, run.system.zones), *chattering]
+                *penetration_warnings(series, run.system.mesh.points, run.system.zones), *chattering,
+                *wear_warnings(series, run.system.zones)]
 
 
 @dataclass

@@ -62,3 +62,29 @@ def wear_quantities(series: dict[str, np.ndarray], zones: list[ContactZone], pre
         if prefix and key in series:
             q[f"{prefix}worn_area"] = float(series[key][-1])
     return q
+
+
+#: the worn depth, as a share of the shortest slave edge of its zone, above which a run warns
+DEPTH_SHARE = 0.1
+
+
+def wear_warnings(series: dict[str, np.ndarray], zones: list[ContactZone]) -> list[str]:
+    """A warning per zone whose largest worn depth passes :data:`DEPTH_SHARE` of its shortest
+    slave edge: the mesh does not move with the wear, so the normal, the weights and the
+    elements' shapes are the unworn surface's, which holds for a depth small against them."""
+    depth = series.get("slave_wear_depth")
+    if depth is None:
+        return []
+    out, start = [], 0
+    for zone in zones:
+        mine = depth[-1, start:start + zone.n_slave]
+        start += zone.n_slave
+        ends = zone.reference[zone.slave_local[:, [0, 1]]]
+        shortest = float(np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1).min(initial=np.inf))
+        deepest = float(mine.max(initial=0.0))
+        if deepest > DEPTH_SHARE * shortest:
+            out.append(f"contact {zone.name!r}: the worn depth {deepest:.3g} m passes {DEPTH_SHARE:.0%} of the "
+                       f"shortest slave edge ({shortest:.3g} m): the mesh does not move with the wear (the normal "
+                       "and the weights are the unworn surface's); expected a smaller coefficient, acceleration or "
+                       "time, or larger contact elements")
+    return out
