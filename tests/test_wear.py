@@ -265,3 +265,27 @@ def test_a_depth_beyond_a_tenth_of_the_slave_edges_is_warned():
         pressed_block(fem2d.Wear(100.0 * K_FAST, update=False), 4)
     result = pressed_block(fem2d.Wear(K_FAST, update=False), 4)  # 1e-5 m: 0.2 % of the edges
     assert not [w for w in result.warnings if "worn depth" in w]
+
+
+def test_two_zones_wear_each_by_its_own_slip():
+    """The block pressed by P on a floor sliding at V and by P / 2 against a fixed wall (nu = 0: the
+    pressures are uniform, P and P / 2; no update): the floor's zone wears k P V T, the wall's next
+    to none (no slip along it but the block's elastic shortening), and each zone has its own worn area."""
+    from fem2d.runs.static import StaticAnalysis
+
+    floor = fem2d.RigidPlane((0.0, 0.0), (0.0, 1.0), displacement=(V * T, 0.0),
+                             function=PiecewiseLinear((0.0, T), (0.0, 1.0)))
+    wall = fem2d.RigidPlane((0.0, 0.0), (1.0, 0.0))
+    model = fem2d.Model(rectangle(L, H, 4, 2), bodies=[fem2d.Body("BODY", E=E_BLOCK, nu=0.0, rho=1.0)],
+                        loads=[fem2d.Pressure("TOP", P), fem2d.Pressure("RIGHT", 0.5 * P)],
+                        contacts=[fem2d.Contact("LEFT", wall, name="wall", wear=fem2d.Wear(K, update=False)),
+                                  fem2d.Contact("BOTTOM", floor, name="floor", wear=fem2d.Wear(K, update=False))])
+    result = StaticAnalysis(model, fem2d.TimeStepping(dt=0.1 * T, end=T), report=fem2d.Report("SW", "dy")).run()
+    depth = result.histories["slave_wear_depth"][-1]
+    n_wall = result.fields.system.zones[0].n_slave
+    # the first load step shortens the block by P x / 2E along the floor (<= 1e-5 m of the 0.1 m): slip too
+    assert depth[n_wall:] == pytest.approx(np.full(5, K * P * V * T), rel=2e-4)
+    q = result.quantities
+    assert q["floor_worn_area"] == pytest.approx(K * P * V * T * L, rel=2e-4)
+    assert 0.0 < q["wall_worn_area"] < 1e-4 * q["floor_worn_area"]  # the wall's slip: the block's shortening
+    assert q["worn_area"] == pytest.approx(q["floor_worn_area"] + q["wall_worn_area"], rel=1e-12)
