@@ -289,3 +289,18 @@ def test_two_zones_wear_each_by_its_own_slip():
     assert q["floor_worn_area"] == pytest.approx(K * P * V * T * L, rel=2e-4)
     assert 0.0 < q["wall_worn_area"] < 1e-4 * q["floor_worn_area"]  # the wall's slip: the block's shortening
     assert q["worn_area"] == pytest.approx(q["floor_worn_area"] + q["wall_worn_area"], rel=1e-12)
+
+
+def test_sdnv104_with_wear_rubs_its_friction_dissipation_over_mu_and_without_update_moves_as_before():
+    """SDNV104 A (the block pushed along its support with mu = 0.3), dt = 0.01 s. A sliding node's
+    friction force is mu F_n against its slip, a stuck one does not slip: the Archard energy
+    sum F_n |ds| = wear_power T is the friction dissipation over mu (to 1.3e-4: the steps where the
+    slip reverses). Without the update the wear changes nothing else: every other quantity is the
+    run's without wear, to the last digit."""
+    plain = fem2d.run("sdnv104a", {"time.dt": 0.01}).quantities
+    worn = fem2d.run("sdnv104a", {"time.dt": 0.01, "contact.wear.coefficient": 1e-13, "contact.wear.update": False})
+    q = worn.quantities
+    duration = worn.histories["time"][-1] - worn.histories["time"][0]
+    assert q["wear_power"] * duration == pytest.approx(q["friction_dissipation"] / 0.3, rel=1e-3)
+    assert q["worn_area"] > 0.0
+    assert {name: q[name] for name in plain} == plain
