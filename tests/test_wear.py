@@ -339,3 +339,23 @@ def test_a_punch_on_a_tilted_plane_wears_to_a_uniform_pressure():
     assert spreads[True][0] == pytest.approx(spreads[False][0], rel=1e-9) and spreads[True][0] > 0.07
     assert np.all(np.diff(spreads[True]) < 0.0) and spreads[True][-1] < 0.003
     assert profile == pytest.approx(rise * x / L, abs=0.05 * rise)
+
+
+def test_the_vtu_series_holds_the_worn_depth(tmp_path):
+    import meshio
+
+    from fem2d.io.vtu import write_vtu_series
+
+    mesh = rectangle(L, H, 4, 2)
+    plane = fem2d.RigidPlane((0.0, 0.0), (0.0, 1.0), displacement=(V * T, 0.0),
+                             function=PiecewiseLinear((0.0, T), (0.0, 1.0)))
+    model = fem2d.Model(mesh, bodies=[fem2d.Body("BODY", E=1e9, nu=0.0, rho=1.0)],
+                        supports=[fem2d.Support("TOP", components=("dx",))], loads=[fem2d.Pressure("TOP", P)],
+                        contacts=[fem2d.Contact("BOTTOM", plane, wear=fem2d.Wear(K))])
+    result = fem2d.StaticAnalysis(model, fem2d.TimeStepping(dt=0.25, end=T),
+                                  report=fem2d.Report("SW", "dy", snapshots=1)).run()
+    write_vtu_series(result, tmp_path)
+    last = meshio.read(sorted((tmp_path / "vtu").glob("fem2d_0*.vtu"))[-1])
+    slave = result.fields.system.zones[0].slave_nodes
+    assert last.point_data["wear_depth"][slave] == pytest.approx(np.full(5, K * P * V * T), rel=1e-9)
+    assert np.count_nonzero(last.point_data["wear_depth"]) == 5
