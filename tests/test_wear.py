@@ -341,7 +341,9 @@ def test_a_punch_on_a_tilted_plane_wears_to_a_uniform_pressure():
     assert profile == pytest.approx(rise * x / L, abs=0.05 * rise)
 
 
-def test_the_vtu_series_holds_the_worn_depth(tmp_path):
+def test_the_vtu_series_and_pressure_csv_hold_the_worn_depth(tmp_path):
+    """The static block of k P V t: the last VTU snapshot's wear_depth on the slave nodes, and
+    pressure.csv's wear_depth_m at each report.pressure_at instant next to the pressure."""
     import meshio
 
     from fem2d.io.vtu import write_vtu_series
@@ -353,7 +355,12 @@ def test_the_vtu_series_holds_the_worn_depth(tmp_path):
                         supports=[fem2d.Support("TOP", components=("dx",))], loads=[fem2d.Pressure("TOP", P)],
                         contacts=[fem2d.Contact("BOTTOM", plane, wear=fem2d.Wear(K))])
     result = fem2d.StaticAnalysis(model, fem2d.TimeStepping(dt=0.25, end=T),
-                                  report=fem2d.Report("SW", "dy", snapshots=1)).run()
+                                  report=fem2d.Report("SW", "dy", snapshots=1, pressure_at=[0.5, 1.0])).run()
+    header, rows = result.fields.pressure
+    assert header[-2:] == ["pressure_Pa", "wear_depth_m"] and len(rows) == 10
+    for row in rows:
+        assert row[-2] == pytest.approx(P, rel=1e-9)
+        assert row[-1] == pytest.approx(K * P * V * row[1], rel=1e-9)
     write_vtu_series(result, tmp_path)
     last = meshio.read(sorted((tmp_path / "vtu").glob("fem2d_0*.vtu"))[-1])
     slave = result.fields.system.zones[0].slave_nodes

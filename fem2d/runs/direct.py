@@ -466,7 +466,8 @@ class DirectAnalysis:
             raise ModelError(self.report, "pressure_at", "the model has no contact zone")
         return pressure_rows(system.zones, series["time"], series["slave_normal_force"], self.model.slave_thicknesses(),
                              list(self.report.pressure_at),
-                             slave_displacements(system.zones, series, self.current_surfaces(system)))
+                             slave_displacements(system.zones, series, self.current_surfaces(system)),
+                             series.get("slave_wear_depth"))
 
     def rotating_groups(self, system: System) -> dict[str, list[CellBlock]]:
         """The cells of each body (by its group) and of each 2D group of ``report.bodies``,
