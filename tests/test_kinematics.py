@@ -129,6 +129,7 @@ def test_a_free_spinning_square_turns_at_its_initial_rate_and_keeps_its_energy(k
     assert result.timing["body_newton_most_iterations"] <= 25
 
 
+@pytest.mark.slow  # 10 s; the gallery's rolling disc checks the same in the default run
 def test_the_rolling_disc_rolls_with_corotational_kinematics_and_not_with_small_ones():
     overrides = {"time.end": 0.3, "report.at_times": [0.3]}
     turning = run("rolling_disc", overrides)

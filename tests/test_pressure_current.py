@@ -235,6 +235,7 @@ def test_a_small_kinematics_body_keeps_the_reference_configuration():
         [zone], small.histories["slave_normal_force"], [1.0], [""])}, rel=1e-15)
 
 
+@pytest.mark.slow  # 13 s: a rolling run of its own
 def test_the_rolling_disc_half_width_is_hertz_s():
     """The disc rolling down the incline, made softer (1 MPa, so that its contact spans several of its 128
     rim nodes) and meshed finer across (8 rings of cells: with the case's 2 the mean below is 0.79, the

@@ -127,7 +127,9 @@ def format_keys(section: str | None = None, width: int | None = None) -> str:
 
     width = shutil.get_terminal_size((100, 24)).columns if width is None else width
     rows = [[k.key, k.type, k.default, k.unit, k.meaning] for k in key_docs(section)]
-    return format_wrapped_table(["key", "type", "default", "unit", "meaning"], rows, width, caps=(40, 16, 16, 8))
+    # (a 24-character key and a 17-character default, "node_to_segment", in 80 columns)
+    return format_wrapped_table(["key", "type", "default", "unit", "meaning"], rows, width, caps=(40, 12, 17, 8),
+                                minimum=15)
 
 
 def _cell(text: str) -> str:

@@ -188,7 +188,8 @@ class ValidationVariant:
 
 
 #: The key each axis of a study sets (the studies name axes, the case layer the keys).
-STUDY_KEYS = {"method": "contact.method", "element": "mesh.element", "solver": "solver.linear",
+STUDY_KEYS = {"method": "contact.method", "discretization": "contact.discretization",
+              "element": "mesh.element", "solver": "solver.linear",
               "scheme": "time.scheme", "refine": "mesh.refine", "dt": "time.dt"}
 
 

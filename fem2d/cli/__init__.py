@@ -4,7 +4,8 @@
     fem2d plot RESULT_DIR [--out DIR]
     fem2d keys [SECTION]
     fem2d validate [CASE]... [--out DIR] [--workers N] [--quiet]
-    fem2d compare CASE [--methods M,...] [--elements E,...] [--solvers S,...] [--schemes T,...] [--set KEY=VALUE]...
+    fem2d compare CASE [--methods M,...] [--discretizations D,...]
+                  [--elements E,...] [--solvers S,...] [--schemes T,...] [--set KEY=VALUE]...
     fem2d refine CASE --levels 0-4 [--set KEY=VALUE]...
     fem2d study CASE --grid KEY=V1,V2,... [--grid ...] [--workers N | --scheduler ADDRESS]
     fem2d cases

@@ -184,6 +184,8 @@ def _add_compare(sub) -> None:
     p.add_argument("case", help="built-in case name or TOML path")
     p.add_argument("--methods", default=None, help="contact methods, e.g. lagrange,penalty,continuous "
                    "(default: all three when the case has contact)")
+    p.add_argument("--discretizations", default=None, help="contact discretizations, node_to_segment,mortar "
+                   "(default: the case's)")
     p.add_argument("--elements", default=None, help="elements, e.g. quad4,quad8 (default: the case's)")
     p.add_argument("--solvers", default=None, help="direct solvers, e.g. superlu,pardiso (default: the case's)")
     p.add_argument("--schemes", default=None, help="time schemes, e.g. newmark,hht,generalized_alpha,modified_mass "
@@ -199,6 +201,7 @@ def _cmd_compare(args) -> int:
     from fem2d.case.schema import METHODS
     from fem2d.io.files import write_table_csv
     from fem2d.io.outdir import check_output_dir
+    from fem2d.studies.profiles import compare_pressure_figure, pressure_errors
     from fem2d.studies.study import (
         compare_format,
         compare_specs,
@@ -213,10 +216,13 @@ def _cmd_compare(args) -> int:
     methods = _list(args.methods)
     if methods and not has_contact:
         raise InputError(f"--methods: {case.name} has no contact zone; compare --elements or --solvers instead")
+    discretizations = _list(args.discretizations)
+    if discretizations and not has_contact:
+        raise InputError(f"--discretizations: {case.name} has no contact zone; compare --elements or --solvers instead")
     schemes = _list(args.schemes)
     if schemes and case.kind != "direct":
         raise InputError(f"--schemes: {case.name} is a {case.kind} case; time schemes are those of direct runs")
-    if args.methods is None and has_contact and not schemes:
+    if args.methods is None and has_contact and not schemes and not discretizations:
         methods = list(METHODS)
     root = check_output_dir(Path(args.out) if args.out is not None else Path("results") / case.name / "compare")
     from fem2d.linalg import get_solver
@@ -226,17 +232,19 @@ def _cmd_compare(args) -> int:
             get_solver(name)
         except FieldError as exc:  # --solvers sets each run's solver.linear
             raise InputError(f"{case.where}: solver.linear: {exc.message}") from None
-    specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root, schemes)
+    specs = compare_specs(args.case, methods, _list(args.elements), _list(args.solvers), overrides, root, schemes,
+                          discretizations)
     for spec in specs:  # bad names fail here, once, rather than in every run
         load_case(args.case, spec.overrides)
     records = _run_local(specs, args, "compare")
     with said_on_interrupt(after_runs("compare", len(specs), "compare.csv", False)):
-        header, rows = compare_table(records, curve_deviations(records))
+        header, rows = compare_table(records, curve_deviations(records), pressure_errors(records))
         print(format_study(header, rows, row_format=compare_format))
         csv_path = write_table_csv(root / "compare.csv", header, rows)
     with said_on_interrupt(after_runs("compare", len(specs), "compare.csv", True)):
         png = _history_plot(records, root / "compare.png", f"{case.name}: comparison")
-        figures = [p for p in (png, *_impact_plots(records, root, case)) if p is not None]
+        profiles = compare_pressure_figure(records, root / "compare_pressure.png", f"{case.name}: contact pressure")
+        figures = [p for p in (png, profiles, *_impact_plots(records, root, case)) if p is not None]
         _print_failures(records)
         _said_warnings("compare", records)
         print(f"wrote {csv_path}" + (f" and {', '.join(str(p) for p in figures)}" if figures else ""))

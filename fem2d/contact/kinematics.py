@@ -295,6 +295,32 @@ def slave_weights(zone: ContactZone, displacement: np.ndarray | None = None) -> 
     return weights
 
 
+def surface_matrix(zone: ContactZone, displacement: np.ndarray | None = None):
+    r"""The slave surface's matrix :math:`M_{jk} = \int_{\Gamma_s} \phi_j \phi_k\, d\Gamma` (m; with
+    :math:`2\pi r` on an axisymmetric zone, m^2), sparse (n_slave, n_slave), 3 Gauss points per
+    edge (exact on straight SEG2 edges, 5th degree), on the reference surface or with the slave
+    nodes' ``displacement`` (n_slave, 2) on the current one. Its rows sum to the weights of
+    :func:`slave_weights`: the consistent nodal forces of a pressure field :math:`p = \sum_k
+    \phi_k p_k` are :math:`F = M p`.
+
+    >>> from fem2d.contact.problem import make_zone
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> zone = make_zone([[0.0, 0.0], [3.0, 0.0], [0.0, -1.0], [3.0, -1.0]], CellBlock("seg2", [[0, 1]]),
+    ...                  CellBlock("seg2", [[2, 3]]), 0.0)
+    >>> surface_matrix(zone).toarray().round(12).tolist()
+    [[1.0, 0.5], [0.5, 1.0]]
+    """
+    import scipy.sparse as sp
+
+    phi, omega = _edge_quadrature(zone, 4 if zone.slave_edges.kind == "seg3" else 3, displacement)
+    local = np.einsum("eq,qa,qb->eab", omega, phi, phi)
+    edges = zone.slave_local
+    ns = edges.shape[1]
+    rows = np.repeat(edges, ns, axis=1).ravel()
+    cols = np.tile(edges, (1, ns)).ravel()
+    return sp.csr_matrix((local.ravel(), (rows, cols)), shape=(zone.n_slave, zone.n_slave))
+
+
 def zone_weights(problem: CondensedProblem) -> np.ndarray:
     """:func:`slave_weights` of the problem's zone, kept in its workspace."""
     return problem.workspace.last("slave_weights", problem.zone, partial(slave_weights, problem.zone))

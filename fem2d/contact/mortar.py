@@ -34,13 +34,15 @@ no nodes to cut at: a plane is integrated exactly, a circle accurately.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import numpy as np
 
-from fem2d.contact.kinematics import Kinematics, weighted_kinematics
+from fem2d.contact.kinematics import Kinematics, Rows, weighted_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactZone
 from fem2d.contact.surface import MasterSurface
+from fem2d.contact.workspace import ContactWorkspace
 from fem2d.fe.elements import line_shape, line_shape_derivative
 from fem2d.fe.quadrature import gauss_legendre
 
@@ -81,7 +83,8 @@ def vertex_frames(surface: MasterSurface, coords: np.ndarray) -> tuple[np.ndarra
     return nodes, summed, length
 
 
-def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray) -> list[np.ndarray]:
+def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
+               frames: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
     r"""Per slave edge, the local coordinates :math:`\eta \in (-1, 1)` (sorted) of its points
     that face a master corner node :math:`x_v` along the master's normal :math:`n_v` there:
 
@@ -92,6 +95,7 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray) ->
     within the reach of the master node (the normal distance at most the slave edge's and
     the node's segment's lengths: a node across the body is not a cut). Linear in
     :math:`\eta` on a SEG2 edge, quadratic on a SEG3 one.
+    ``frames`` are the master's :func:`vertex_frames` at ``coords`` when known.
 
     >>> from fem2d.contact.problem import make_zone
     >>> from fem2d.mesh.mesh import CellBlock
@@ -105,7 +109,7 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray) ->
     n_e = len(edges)
     if surface.kind == "circle" or not n_e:
         return [np.zeros(0) for _ in range(n_e)]
-    nodes, normal, seg_length = vertex_frames(surface, coords)
+    nodes, normal, seg_length = vertex_frames(surface, coords) if frames is None else frames
     x = coords[edges]  # (e, ns, 2)
     mid = 0.5 * (x[:, 0] + x[:, 1])
     half = 0.5 * (x[:, 1] - x[:, 0])
@@ -209,6 +213,10 @@ def _equal_keys(old: tuple, new: tuple) -> bool:
     return old == new
 
 
+def _same_surface_and_nodes(old: tuple, new: tuple) -> bool:
+    return old[0] is new[0] and old[1] == new[1]
+
+
 def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
     r"""Mortar kinematics of the slave nodes at the boundary displacement ``d`` (n_boundary, 2):
     the slave edges cut where they face the master's nodes (:func:`cut_points`, at
@@ -217,8 +225,74 @@ def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.n
     rule of the last cuts is kept in the problem's workspace while the cuts are the same.
     """
     zone = problem.zone
-    cuts = cut_points(zone, surface, zone.reference + d)
+    coords = zone.reference + d
+    frames = None
+    if surface.kind != "circle":  # the master's frames, kept while its nodes stay put (a fixed master)
+        master = coords[surface.nodes]
+        frames = problem.workspace.last("mortar_frames", (surface, master.tobytes()),
+                                        partial(vertex_frames, surface, coords), _same_surface_and_nodes)
+    cuts = cut_points(zone, surface, coords, frames)
     key = tuple(c.tobytes() for c in cuts)
     edge_of, phi, omega = problem.workspace.last("mortar_rule", key, partial(segment_quadrature, zone, cuts),
                                                  _equal_keys)
-    return weighted_kinematics(problem, surface, d, edge_of, phi, omega)
+    kin = weighted_kinematics(problem, surface, d, edge_of, phi, omega)
+    if problem.compliance.shape != (2 * zone.n_boundary, 2 * zone.n_boundary):
+        return kin  # (a problem without its bodies' compliance: the rows as they come)
+    moving = problem.workspace.last("moving_dofs", problem.compliance, lambda: np.diagonal(problem.compliance) != 0.0)
+    return dataclasses.replace(kin, B=steady_rows(kin.B, moving, problem.workspace))
+
+
+def steady_rows(B: Rows, moving: np.ndarray, workspace: ContactWorkspace) -> Rows:
+    r"""The rows B in a canonical form: each column once (repeated ones summed), the columns of
+    dofs that move first; and, where their moving part equals the last call's to round-off
+    (:math:`10^{-12}` of the largest entry), that part exactly the last call's.
+
+    The condensed operator :math:`W = B C B^T` depends on the moving part alone
+    (:func:`fem2d.contact.kinematics.delassus` keeps it while that part is the same). A body
+    sliding on a fixed master moves its cuts every step, and a segment's products integrate
+    to the same slave entries however the edge is cut (the integrand is a polynomial): the
+    same to round-off, which this makes the same exactly, so W is kept instead of rebuilt.
+
+    >>> B = Rows(np.array([[0, 2, 0]]), np.array([[1.0, 2.0, 3.0]]), 4)
+    >>> moving = np.array([False, False, True, False])
+    >>> steady = steady_rows(B, moving, ContactWorkspace())
+    >>> steady.cols.tolist(), steady.vals.tolist()
+    ([[2, 0]], [[2.0, 4.0]])
+    """
+    cols, vals = _merged(B.cols, B.vals, moving)
+    is_moving = moving[cols] & (vals != 0.0)
+    last = workspace.entries.get("mortar_moving_rows")
+    if last is not None:
+        old_cols, old_vals = last[1]
+        if old_cols.shape == cols.shape and np.array_equal(np.where(is_moving, cols, -1), old_cols):
+            scale = float(np.abs(vals).max(initial=0.0))
+            if np.allclose(np.where(is_moving, vals, 0.0), old_vals, rtol=0.0, atol=1e-12 * scale):
+                vals = np.where(is_moving, old_vals, vals)
+    workspace.entries["mortar_moving_rows"] = (None, (np.where(is_moving, cols, -1), np.where(is_moving, vals, 0.0)))
+    return Rows(cols, vals, B.n_cols)
+
+
+def _merged(cols: np.ndarray, vals: np.ndarray, moving: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, each column once with the sum of its values, the moving dofs' columns first
+    (each group by column index), padded with value 0 on a dof that does not move; entries below 1e-14 of the
+    largest left out (so that a component that is zero but for round-off does not come and go)."""
+    n, m = cols.shape
+    key = np.where(moving[cols], cols, cols + moving.size)  # moving first
+    # padding (and round-off, 1e-14 of the largest entry: a normal's zero component) last, dropped
+    key = np.where(np.abs(vals) > 1e-14 * float(np.abs(vals).max(initial=0.0)), key, 2 * moving.size)
+    order = np.argsort(key, axis=1, kind="stable")
+    k = np.take_along_axis(key, order, axis=1)
+    v = np.take_along_axis(vals, order, axis=1)
+    start = np.ones((n, m), dtype=bool)
+    start[:, 1:] = k[:, 1:] != k[:, :-1]
+    group = np.cumsum(start, axis=1) - 1
+    real = k < 2 * moving.size
+    width = max(int((start & real).sum(axis=1).max(initial=0)), 1)
+    # padding on a dof that does not move (if one does not), which the condensed operator ignores
+    out_cols = np.full((n, width), int(np.argmin(moving)) if moving.size else 0, dtype=np.int64)
+    out_vals = np.zeros((n, width))
+    rows = np.repeat(np.arange(n), m).reshape(n, m)
+    keep = real & (group < width)
+    np.add.at(out_vals, (rows[keep], group[keep]), v[keep])
+    out_cols[rows[keep], group[keep]] = np.where(k[keep] >= moving.size, k[keep] - moving.size, k[keep])
+    return out_cols, out_vals

@@ -50,7 +50,10 @@ class ContactZone:
     ``master_radius`` > 0 (0 for edge masters). ``axisymmetric``: the
     slave surface is the meridian of a surface of revolution (x the radius),
     its integration weights are ring areas :math:`\int \phi_j\, 2\pi r\, ds`
-    (:func:`fem2d.contact.kinematics.slave_weights`).
+    (:func:`fem2d.contact.kinematics.slave_weights`). ``consistent``: the slave nodal forces
+    are the consistent nodal forces of a pressure field, :math:`F_j = \sum_k M_{jk} p_k`
+    (mortar contact), so the pressure is recovered by solving with the surface matrix M
+    (:func:`fem2d.post.pressure.zone_pressure`).
     """
 
     slave_nodes: np.ndarray
@@ -64,6 +67,7 @@ class ContactZone:
     name: str = "zone"
     master_radius: float = 0.0
     axisymmetric: bool = False
+    consistent: bool = False
 
     @property
     def n_slave(self) -> int:
@@ -82,10 +86,12 @@ def make_zone(
     name: str = "zone",
     master_radius: float = 0.0,
     axisymmetric: bool = False,
+    consistent: bool = False,
 ) -> ContactZone:
     """Build a :class:`ContactZone` from the mesh coordinates and the two edge
     groups (or, for a rigid circle master, its centre node as a POINT cell and
-    its ``master_radius``); ``axisymmetric`` for the meridian of a surface of revolution."""
+    its ``master_radius``); ``axisymmetric`` for the meridian of a surface of revolution;
+    ``consistent`` for forces that are a pressure field's consistent nodal forces (mortar)."""
     slave_nodes = np.unique(slave_edges.nodes)
     master_nodes = np.unique(master_edges.nodes)
     extra = master_nodes[~np.isin(master_nodes, slave_nodes)]
@@ -104,6 +110,7 @@ def make_zone(
         name=name,
         master_radius=float(master_radius),
         axisymmetric=bool(axisymmetric),
+        consistent=bool(consistent),
     )
 
 
@@ -131,6 +138,9 @@ class CondensedProblem:
     dt: float
     workspace: ContactWorkspace = field(default_factory=ContactWorkspace)
     velocity_level: bool = False
+    #: a residual at which a stalled solve is accepted (0: only the formulation's tolerance): the
+    #: accuracy to which the step around it solves its own equations (a Newton step's tolerance)
+    acceptable: float = 0.0
     gap_offset: np.ndarray | None = None
 
     def displacement(self, p: np.ndarray) -> np.ndarray:

@@ -131,11 +131,11 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], max_width
 
 
 def format_wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], width: int,
-                         caps: Sequence[int] = ()) -> str:
+                         caps: Sequence[int] = (), minimum: int = 20) -> str:
     """A fixed-width text table ``width`` characters wide whose cells wrap, at spaces, onto
     continuation lines instead of being cut (nothing is lost): column ``i`` is as wide as its
     longest cell, or, when that leaves the last column fewer than 40 characters, ``caps[i]``
-    if that is less; the last takes what is left (at least 20).
+    if that is less; the last takes what is left (at least ``minimum``).
     A word longer than its column keeps its line.
 
     >>> print(format_wrapped_table(["key", "meaning"], [["a.b", "one two three four"]], 14))
@@ -156,7 +156,7 @@ def format_wrapped_table(header: Sequence[str], rows: Sequence[Sequence[str]], w
     if width - sum(widths[:-1]) - 2 * (n - 1) < min(widths[-1], 40):  # too narrow for the last column: cap the others
         for i, cap in enumerate(caps[: n - 1]):
             widths[i] = max(min(widths[i], cap), len(header[i]))
-    widths[-1] = max(20, width - sum(widths[:-1]) - 2 * (n - 1))
+    widths[-1] = max(minimum, width - sum(widths[:-1]) - 2 * (n - 1))
     lines = []
     for row in cells:
         wrapped = [textwrap.wrap(c, w, break_long_words=False, break_on_hyphens=False) or [""]

@@ -202,5 +202,6 @@ class Contact:
             radius = self.master.radius if isinstance(self.master, RigidCircle) else 0.0
         else:
             master = orient_on_mesh(mesh, group_of(mesh, self, "master", self.master, dimension=1))
+        mortar = getattr(self.formulation(), "discretization", "") == "mortar"
         return make_zone(mesh.points, slave, master, self.mu, name=self.label, master_radius=radius,
-                         axisymmetric=axisymmetric)
+                         axisymmetric=axisymmetric, consistent=mortar)

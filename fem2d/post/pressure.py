@@ -187,8 +187,41 @@ def zone_pressure(zone: ContactZone, normal_force: np.ndarray, thickness: float 
         flat = displacement.reshape(-1, zone.n_slave, 2)
         weights = np.concatenate([slave_weights(zone, flat[i: i + _BLOCK]) for i in range(0, len(flat), _BLOCK)]
                                  or [np.zeros((0, zone.n_slave))]).reshape(displacement.shape[:-1])
-    pressure = force / (thickness * np.where(weights > 0.0, weights, np.inf))
+    if zone.consistent:
+        pressure = consistent_pressure(zone, force, displacement) / thickness
+    else:
+        pressure = force / (thickness * np.where(weights > 0.0, weights, np.inf))
     return axis_pressure(zone, pressure) if zone.axisymmetric else pressure
+
+
+def consistent_pressure(zone: ContactZone, normal_force: np.ndarray, displacement: np.ndarray | None = None
+                        ) -> np.ndarray:
+    r"""The nodal values :math:`p` of the pressure field whose consistent nodal forces are
+    ``normal_force`` (..., n_slave): :math:`M p = F`, M the slave surface's matrix
+    (:func:`~fem2d.contact.kinematics.surface_matrix`), on the reference surface or, with
+    ``displacement`` (..., n_slave, 2), on the current one at each instant. The forces of mortar
+    contact are those of its multipliers, the pressure's nodal values: this gives them back,
+    where :math:`F_j / w_j` would spread a pressure that stops at a node onto its neighbours.
+
+    >>> from fem2d.contact.problem import make_zone
+    >>> from fem2d.mesh.mesh import CellBlock
+    >>> zone = make_zone([[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [0.0, -1.0], [2.0, -1.0]],
+    ...                  CellBlock("seg2", [[0, 1], [1, 2]]), CellBlock("seg2", [[3, 4]]), 0.0, consistent=True)
+    >>> (consistent_pressure(zone, np.array([1.0 / 6.0, 2.0 / 3.0, 1.0 / 6.0])).round(12) + 0.0).tolist()
+    [0.0, 1.0, 0.0]
+    """
+    from scipy.sparse.linalg import splu
+
+    from fem2d.contact.kinematics import surface_matrix
+
+    force = np.asarray(normal_force, dtype=float)
+    flat = force.reshape(-1, zone.n_slave)
+    if displacement is None:
+        lu = splu(surface_matrix(zone).tocsc())
+        return lu.solve(np.ascontiguousarray(flat.T)).T.reshape(force.shape)
+    moved = np.asarray(displacement, dtype=float).reshape(-1, zone.n_slave, 2)
+    out = np.array([splu(surface_matrix(zone, d).tocsc()).solve(f) for f, d in zip(flat, moved)])
+    return out.reshape(force.shape)
 
 
 def axis_corners(zone: ContactZone) -> np.ndarray:

@@ -171,6 +171,14 @@ class DirectAnalysis:
         """Whether the run integrates in time: its free dofs need mass, a moving support a massless body."""
         return True
 
+    def smallest_step(self) -> float:
+        """The shortest step a failing step is cut to before the run gives up."""
+        return self.stepping.min_dt
+
+    def give_up_advice(self) -> str:
+        """What the give-up message adds (what to change)."""
+        return ""
+
     def formulation(self, contact: Contact) -> ContactFormulation:
         """The zone's formulation; a penalty method without a Young's modulus
         gets the slave body's (it scales the default penalty coefficients)."""
@@ -368,8 +376,9 @@ class DirectAnalysis:
             kinks = [t for load in system.loads for t in getattr(load.function, "breakpoints", ())]
             t_march = time.perf_counter()
             final = march(
-                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip, kinks,
-                max_step=limit,
+                stepper, state, st.end, st.dt, on_step, st.cut_factor, self.smallest_step(), progress, events,
+                stick_slip, kinks, max_step=limit, grow=not self.inertia and coupling is not None,
+                advice=self.give_up_advice(),
             )
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:

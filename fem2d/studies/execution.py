@@ -140,7 +140,8 @@ def penalty_coefficients(result) -> str | None:
     """The normal penalty coefficient each penalty zone of the run used (N/m), as the run froze
     it in its contact state at the first step: ``"2.1e+08 given"``, or for a default (shared out
     over the slave nodes by their weights, :mod:`fem2d.contact.penalty`) the mean over the nodes,
-    ``"2.52e+13 default (mean)"``; zones joined by ``"; "``. None without a penalty zone."""
+    ``"2.52e+13 default (mean)"``; with mortar the pressure per metre of penetration it acts as,
+    ``"3.4e+16 Pa/m default (mean)"``; zones joined by ``"; "``. None without a penalty zone."""
     final = getattr(result.fields, "final_state", None)
     contacts = result.fields.model.contacts
     states = getattr(final, "contact", None)
@@ -151,7 +152,9 @@ def penalty_coefficients(result) -> str | None:
         if e_n is None:
             continue
         given = getattr(contact.formulation(), "e_n", None) is not None
-        said.append(f"{float(np.mean(e_n)):.3g} {'given' if given else 'default (mean)'}")
+        # mortar: the pressure per metre of penetration the coefficient acts as
+        unit = " Pa/m" if getattr(contact.formulation(), "discretization", "") == "mortar" else ""
+        said.append(f"{float(np.mean(e_n)):.3g}{unit} {'given' if given else 'default (mean)'}")
     return "; ".join(said) or None
 
 

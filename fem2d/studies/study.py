@@ -126,13 +126,15 @@ def compare_specs(
     overrides: Mapping[str, Any] | None = None,
     root: str | os.PathLike | None = None,
     schemes: Sequence[str] = (),
+    discretizations: Sequence[str] = (),
 ) -> list[RunSpec]:
-    """One run per combination of contact method x element x linear solver x
-    time scheme (an empty list leaves that setting as the case has it)."""
+    """One run per combination of contact method x contact discretization x element x linear
+    solver x time scheme (an empty list leaves that setting as the case has it)."""
     from fem2d.case.loading import STUDY_KEYS
 
     axes = [
         (STUDY_KEYS["method"], list(methods)),
+        (STUDY_KEYS["discretization"], list(discretizations)),
         (STUDY_KEYS["element"], list(elements)),
         (STUDY_KEYS["solver"], list(solvers)),
         (STUDY_KEYS["scheme"], list(schemes)),
@@ -153,14 +155,17 @@ def _error(check: dict) -> float | None:
     return check["relative_error"]
 
 
-def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float] | None = None) -> Table:
+def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float] | None = None,
+                  pressure_errors: Mapping[str, float] | None = None) -> Table:
     """Quantities down, variants across: each quantity's value, its error
     against the reference and the tolerance that error is judged against (each
     run's own), then the mesh each run used (its elements and node
     count: the element actually run), max penetration (m), the penalty coefficient
     ``contact.e_n`` each penalty run used (given, or its default), Newton iterations,
     wall time (s), energy balance error (relative to the work of the loads),
-    the largest deviation from the reference curve, and the check status."""
+    the largest deviation from the reference curve, the relative L2 error of the contact pressure
+    profile against the exact one (``pressure_errors``, :mod:`fem2d.studies.profiles`), and the
+    check status."""
     header = ["quantity", "reference", *(r.label for r in records)]
     rows: list[list[Any]] = []
     refs: dict[str, dict] = {}
@@ -180,6 +185,8 @@ def compare_table(records: Sequence[RunRecord], curve_errors: Mapping[str, float
             rows.append(["  tolerance", None, *(None if c is None else c["tolerance"] for c in checks)])
     if curve_errors:
         rows.append(["max |u - reference curve| (m)", None, *(curve_errors.get(r.label) for r in records)])
+    if pressure_errors:
+        rows.append(["pressure profile L2 error (rel.)", None, *(pressure_errors.get(r.label) for r in records)])
     rows.append(["mesh run", None, *(_mesh_run(r) for r in records)])
     rows.append(["max penetration (m)", None, *(r.quantities.get("max_penetration") for r in records)])
     if any(r.extras.get("e_n") for r in records):
