@@ -266,11 +266,11 @@ CONTACT = Table(
         "rho_t": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_FROT, > 0"),
         "max_iter": Integer(default=50, doc="contact iterations per step, >= 1"),
         "tolerance": Real(default=1e-10, doc="relative, > 0"),
-        "wear": Optional(inner=WEAR, doc="Archard wear of the zone ([contact.wear]; docs/theory/wear.md): "
-                         "coefficient (1/Pa, >= 0, required: worn depth rate = coefficient x pressure x slip speed), "
-                         "surface (\"slave\", the default; \"master\", \"both\": a rigid master does not wear, a "
-                         "mesh master's wear is not computed yet), update (true: the worn depth enters the normal "
-                         "gap), acceleration (>= 1, default 1: factor on every step's wear)"),
+        "wear": Optional(inner=WEAR, doc="Archard wear of the zone, a table of its own (the wear page of the "
+                         "theory docs): coefficient (1/Pa, >= 0, required: worn depth rate = coefficient x pressure x "
+                         "slip speed), surface (\"slave\", the default; \"master\" or \"both\": a rigid master "
+                         "does not wear, a mesh master's wear is not computed yet), update (true: the worn depth "
+                         "enters the normal gap), acceleration (>= 1, default 1: a factor on every step's wear)"),
     }
 )
 
