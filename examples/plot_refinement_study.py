@@ -97,3 +97,16 @@ single_bar = single.error_bar("peak_pressure")
 print(f"fem2d.run at level 3: peak pressure {single_bar.value / 1e9:.6f} +- {single_bar.band / 1e9:.6f} GPa "
       f"(levels {single_bar.levels[0]}-{single_bar.levels[-1]}, order {single_bar.order:.2f}; Hertz inside: "
       f"{single_bar.contains(p0)})")
+
+# %%
+# A reference that stops holding: the sliding block
+# -------------------------------------------------
+# SDNV104's reference is the *rigid* block (:mod:`fem2d.exact.sliding_block`); the meshed
+# block is elastic, and as its mesh is refined its answer converges to the elastic block's,
+# not the rigid one's. :func:`fem2d.refine` (``fem2d refine sdnv104a --levels 0-2``) says
+# so: the levels converge while the rigid block's distance to them grows, and the finest
+# level's x(1.70) carries the mesh's own error bar.
+sliding = fem2d.refine("sdnv104a", levels=[0, 1, 2])
+x_bar = sliding["x_at_1.70"]
+print(f"x(1.70): {x_bar.kind}, finest {x_bar.value:.8f} +- {x_bar.band:.1e} m")
+print(sliding.document()["quantities"]["x_at_1.70"]["reference_stops_holding"])

@@ -85,6 +85,7 @@ _WHERE = {
             "Support",
             "TimeStepping",
             "Traction",
+            "Wear",
         )
     },
 }

@@ -159,6 +159,11 @@ def test_gallery_refinement_study_extrapolates_to_the_hertz_pressure(gallery):
     single = module["single_bar"]
     assert single.levels == (1, 2, 3) and single.value == module["peaks"][-1]
     assert single.band == pytest.approx(module["bar"], rel=1e-6) and single.contains(p0)
+    # the sliding block: levels 0-2 converge (bar 2.6e-6 m) away from the rigid block, which is said
+    x_bar = module["x_bar"]
+    assert x_bar.kind == "mesh-converged" and 1e-6 < x_bar.band < 1e-5
+    assert "departs from the levels" in module["sliding"].document()["quantities"]["x_at_1.70"][
+        "reference_stops_holding"]
 
 
 def test_gallery_bar_impact_force_is_the_exact_plateau(gallery):

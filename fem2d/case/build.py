@@ -43,6 +43,7 @@ from fem2d.model.stepping import TimeStepping
 from fem2d.model.supports import Support
 from fem2d.model.system import System
 from fem2d.model.timefunctions import Constant, PiecewiseLinear, Sine, TimeFunction
+from fem2d.model.wear import Wear
 
 if TYPE_CHECKING:  # each path imported when a case takes it (a modal run never loads the direct one)
     from fem2d.dynamics.schemes import TimeScheme
@@ -254,8 +255,9 @@ def build_model(case: Case, keys: CaseKeys) -> Model:
         for i, init in enumerate(s["initial"])
     ]
     contacts = [
-        keys.make(Contact, contact_key(case, i, ""), slave=c["slave"], master=contact_master(case, i, c, keys),
-                  mu=c["mu"], method=contact_method(c), name=c.get("name") or "")
+        keys.make(Contact, contact_key(case, i, ""), {"wear": contact_key(case, i, "wear.surface")}, slave=c["slave"],
+                  master=contact_master(case, i, c, keys), mu=c["mu"], method=contact_method(c),
+                  name=c.get("name") or "", wear=contact_wear(case, i, c, keys))
         for i, c in contact_zone_tables(case)
     ]
     model = Model(mesh, bodies, supports, loads, springs, masses, initial, contacts)
@@ -337,6 +339,15 @@ def contact_master(case: Case, index: int, table: dict, keys: CaseKeys) -> str |
         return keys.make(cls, contact_key(case, index, kind), displacement=tuple(obstacle["displacement"]),
                          function=function, **geometry)
     return table["master"]
+
+
+def contact_wear(case: Case, index: int, table: dict, keys: CaseKeys) -> Wear | None:
+    """A zone's Archard wear from ``[contact.wear]``, or None."""
+    wear = table.get("wear")
+    if wear is None:
+        return None
+    return keys.make(Wear, contact_key(case, index, "wear"), coefficient=wear["coefficient"], surface=wear["surface"],
+                     update=wear["update"], acceleration=wear["acceleration"])
 
 
 def contact_zone_tables(case: Case) -> list[tuple[int, dict]]:

@@ -80,7 +80,7 @@ def check_settings(case: Case) -> None:
     """Reject settings whose meaning cannot be what the user wants.
 
     Times of ``report.at_times`` and ``post.window`` inside [0, ``time.end``];
-    contact slave and master distinct groups; ``contact.tolerance`` above
+    contact slave and master distinct groups; no ``contact.wear`` in a modal case; ``contact.tolerance`` above
     round-off; an obstacle with a positive normal stiffness; Newmark's
     ``time.gamma`` at least 1/2 (below, every mode grows, whatever the step);
     an ``exact.model`` that fem2d has.
@@ -102,6 +102,9 @@ def check_settings(case: Case) -> None:
             check_options(**options)  # the contact layer's rules, whatever the method
         except FieldError as exc:
             raise case.error(f"{key}.{exc.field}", exc.message) from None
+        if zone.get("wear") is not None and s["case"]["kind"] == "modal":
+            raise case.error(f"{key}.wear", "a modal case does not wear its contact zones; Archard wear is computed "
+                             "in direct and static runs (the modal path's wear power: post.blocks)")
         if zone.get("tolerance", ROUND_OFF_TOLERANCE) < ROUND_OFF_TOLERANCE:
             raise case.error(f"{key}.tolerance", f"{zone['tolerance']:g} is below round-off; expected a relative "
                              f"tolerance >= {ROUND_OFF_TOLERANCE:g}")

@@ -19,7 +19,7 @@ from fem2d.case.schema import SCHEMA
 #: Units a field's documentation may start with (``"N/m along node1 -> node2"``)
 #: or end with after a comma (``"Young's modulus, Pa"``).
 UNITS = ("m", "s", "N", "Pa", "kg", "kg/m^3", "N/m", "N s/m", "N/m^3", "rad/s", "rad", "m/s", "m/s^2", "W",
-         "Hz", "N s")
+         "Hz", "N s", "1/Pa")
 _UNIT = "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True))
 
 

@@ -201,7 +201,7 @@ INITIAL = Table(
 
 PLANE = Table(
     fields={
-        "point": _vector2,
+        "point": Array(item=Real(), length=2, doc="a point of the plane, m"),
         "normal": Array(item=Real(), length=2, doc="outward normal of the obstacle (towards the slave body)"),
         "displacement": Array(item=Real(), length=2, default=[0.0, 0.0], doc="motion: displacement x function(t), m"),
         "function": String(default="constant", doc="name of a [functions.NAME] table, or 'constant'"),
@@ -217,6 +217,20 @@ CIRCLE = Table(
         "function": String(default="constant", doc="name of a [functions.NAME] table, or 'constant'"),
     },
     doc="a rigid circle (disc) obstacle as the zone's master (instead of a master edge group)",
+)
+
+WEAR = Table(
+    fields={
+        "coefficient": Real(min=0.0, doc="1/Pa Archard's k/H (m^2/N): worn depth rate = coefficient x pressure x slip "
+                            "speed"),
+        "surface": String(default="slave", choices=("slave", "master", "both"),
+                          doc="the surface that wears (a rigid master does not; the slave surface is computed)"),
+        "update": Boolean(default=True, doc="feed the worn depth back into the normal gap (the surface moves by the "
+                          "depth along its normal), so the pressure redistributes"),
+        "acceleration": Real(default=1.0, min=1.0, doc="factor on the wear of every step (cycle jump): exact for a "
+                             "steady problem"),
+    },
+    doc="Archard wear of the zone's surface in direct runs (worn_area, max_wear_depth, wear_power)",
 )
 
 CONTACT = Table(
@@ -252,6 +266,11 @@ CONTACT = Table(
         "rho_t": Real(default=100.0, doc="augmentation, code_aster's COEF_REGU_FROT, > 0"),
         "max_iter": Integer(default=50, doc="contact iterations per step, >= 1"),
         "tolerance": Real(default=1e-10, doc="relative, > 0"),
+        "wear": Optional(inner=WEAR, doc="Archard wear of the zone, a table of its own (the wear page of the "
+                         "theory docs): coefficient (1/Pa, >= 0, required: worn depth rate = coefficient x pressure x "
+                         "slip speed), surface (\"slave\", the default; \"master\" or \"both\": a rigid master "
+                         "does not wear, a mesh master's wear is not computed yet), update (true: the worn depth "
+                         "enters the normal gap), acceleration (>= 1, default 1: a factor on every step's wear)"),
     }
 )
 

@@ -312,6 +312,53 @@ def linearise(
     return Linearisation(d, kin, W, x, e, diag, safe, closing, w2, outside)
 
 
+class AndersonAcceleration:
+    r"""Anderson's acceleration of a fixed point :math:`x = G(x)` (Walker and Ni 2011).
+
+    With the residuals :math:`r_k = G(x_k) - x_k` and the differences
+    :math:`\Delta X, \Delta R` of the last ``memory`` iterates and residuals,
+
+    .. math::
+
+        \gamma = \arg\min_\gamma \|r_k - \Delta R\, \gamma\|_2, \qquad
+        x_{k+1} = x_k + r_k - (\Delta X + \Delta R)\, \gamma ,
+
+    a secant method on the residual (on a linear map, GMRES's iterates): a map
+    contracting slowly is solved in a few steps, and so is one whose plain
+    iteration diverges along a few directions. The first step is a plain one.
+
+    A linear map whose plain iteration diverges (by 1.2 per step along y):
+
+    >>> A = np.array([[0.5, 0.0], [0.3, 1.2]])
+    >>> b = np.array([1.0, -1.0])
+    >>> accel, x = AndersonAcceleration(), np.zeros(2)
+    >>> for _ in range(4):
+    ...     x = accel.next(x, A @ x + b)
+    >>> np.allclose(x, np.linalg.solve(np.eye(2) - A, b))
+    True
+    """
+
+    def __init__(self, memory: int = 5) -> None:
+        self.memory = memory
+        self.points: list[np.ndarray] = []
+        self.residuals: list[np.ndarray] = []
+
+    def next(self, x: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """The next point from the current ``x`` and its image ``target`` = G(x)."""
+        r = target - x
+        self.points.append(x.copy())
+        self.residuals.append(r)
+        if len(self.points) > self.memory + 1:
+            self.points.pop(0)
+            self.residuals.pop(0)
+        if len(self.points) == 1:
+            return target
+        dX = np.diff(np.array(self.points), axis=0).T
+        dR = np.diff(np.array(self.residuals), axis=0).T
+        gamma = np.linalg.lstsq(dR, r, rcond=1e-12)[0]
+        return x + r - (dX + dR) @ gamma
+
+
 @dataclass
 class NewtonOutcome:
     """How :func:`newton_with_repairing` ended: the last linearisation and
@@ -350,16 +397,31 @@ def newton_with_repairing(
 
     ``max_iter`` bounds the advances and the re-pairings; the loop never
     raises on non-convergence.
+
+    The re-pairing is a fixed point :math:`d_{k+1} = G(d_k)` on the
+    linearisation point (the pairing's linearisation leaves out how the
+    master's normal turns with the motion, so it contracts only linearly: by
+    0.5-0.7 per re-pairing on two deformable blocks pressed 30 %, where the
+    bodies' own stiffness is no larger than the contact forces' lever on the
+    normals), or even grows by 1.2 per re-pairing at 28 % in finite strain. It is
+    accelerated by Anderson's method (:class:`AndersonAcceleration`):
+    the linearisation point only changes where the next linear model is
+    built, so the converged answer is the same.
     """
     iterations, repairings = 0, 0
+    relaxation = AndersonAcceleration()
+    best = (np.inf, L, lam)
     while True:
         residual, solved_here = evaluate(L, lam)
         if residual <= tolerance:
             return NewtonOutcome(L, lam, iterations, True, residual)
+        if residual < best[0]:
+            best = (residual, L, lam)
         if solved_here:
             if repairings == max_iter:
                 break
-            L = linearise(problem, kinematics, problem.displacement(L.kin.B.transpose_dot(lam)).ravel())
+            target = problem.displacement(L.kin.B.transpose_dot(lam)).ravel()
+            L = linearise(problem, kinematics, relaxation.next(L.d, target))
             repairings += 1
             on_repair()
             continue
@@ -367,6 +429,12 @@ def newton_with_repairing(
             break
         lam, counted = advance(L, lam)
         iterations += counted
+    if best[0] <= problem.acceptable:
+        # stalled below the accuracy the step around it asks of its own equations: its best iterate,
+        # evaluated again (the formulation reports the last evaluation's gaps and statuses)
+        residual, L, lam = best
+        evaluate(L, lam)
+        return NewtonOutcome(L, lam, iterations, True, residual)
     return NewtonOutcome(L, lam, iterations, False, residual)
 
 

@@ -65,7 +65,7 @@ from fem2d.contact.coulomb import alart_curnier_status, reversal_to_stick
 from fem2d.contact.kinematics import gauss_kinematics, nodal_kinematics, zone_weights
 from fem2d.contact.mortar import mortar_kinematics
 from fem2d.contact.options import CHOICES
-from fem2d.contact.problem import OPEN, CondensedProblem, ContactSolution, ContactZone
+from fem2d.contact.problem import OPEN, SLIP, CondensedProblem, ContactSolution, ContactZone
 from fem2d.contact.surface import MasterSurface, master_surface
 from fem2d.errors import FieldError
 
@@ -154,6 +154,11 @@ class ContinuousFormulation:
                 rho["n"] = self.rho_n * contact_stiffness(w, it.diag[:n], it.kin.outside)
                 rho["t"] = self.rho_t * contact_stiffness(w, it.diag[n:], it.kin.outside)
             status, direction = alart_curnier_status(it.lam[:n], it.lam[n:], it.gap, it.slip, rho["n"], rho["t"], mu)
+            if mu == 0.0:
+                # frictionless: a link in contact slides, whatever the sign of its slip (a round-off slip
+                # at a node a support holds tangentially reverses from one iterate to the next, and
+                # through stick each reversal cost a solve until the loop gave up)
+                return np.where(status == OPEN, OPEN, SLIP), np.zeros(n)
             return reversal_to_stick(status, direction, it.status, it.direction)
 
         result = active_set.run(

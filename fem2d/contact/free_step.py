@@ -63,7 +63,7 @@ def free_step(
     """
     n = problem.zone.n_slave
     d0 = problem.d_start.ravel()
-    if problem.velocity_level:  # the gaps less their start offsets: the kinematics' own
+    if problem.velocity_level or problem.gap_offset is not None:  # the kinematics' own gaps, offsets included
         kin0 = node_kinematics(problem, surface, problem.d_start)
         B0, outside0, x0 = kin0.B, kin0.outside, kin0.values()
     else:

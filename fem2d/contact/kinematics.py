@@ -104,7 +104,7 @@ class Kinematics:
     """Per slave node: ``gap``, ``slip`` (m), ``normal``, ``tangent``,
     ``outside`` (no master facing the node), ``weight`` (1 or m), and the
     rows ``B`` ((2 n_slave) rows: normal rows then tangential rows) of
-    :math:`(w g, w u)`; ``projection`` is the pairing of the slave nodes.
+    :math:`(w g, w u)`; ``projection`` is the pairing of the slave nodes (of the integration points for the weak forms).
     ``any_outside`` is ``outside.any()`` (None: not known yet) and ``unit``
     says that every weight is 1."""
 
@@ -180,14 +180,16 @@ def start_gap_offset(problem: CondensedProblem, surface: MasterSurface) -> np.nd
         n_s = problem.zone.n_slave
         coords = problem.zone.reference + problem.d_start
         proj = pair(surface, coords, coords[:n_s], exclude=problem.workspace.slave_ids(n_s))
-        return np.where(proj.outside, 0.0, np.minimum(np.nan_to_num(proj.gap, posinf=0.0), 0.0))
+        gap = proj.gap if problem.gap_offset is None else proj.gap + problem.gap_offset
+        return np.where(proj.outside, 0.0, np.minimum(np.nan_to_num(gap, posinf=0.0), 0.0))
 
     return problem.workspace.last("start_gap", problem.d_start, make)
 
 
 def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
-    """Node-to-segment kinematics of the slave nodes (weights 1); with
-    ``velocity_level``, gaps less :func:`start_gap_offset`.
+    """Node-to-segment kinematics of the slave nodes (weights 1): gaps plus the
+    problem's ``gap_offset`` (a worn depth) and, with ``velocity_level``, less
+    :func:`start_gap_offset`.
 
     The pairing and the rows depend on ``d`` alone, the slips on ``d`` and the
     start of the step: the last pairing and rows are kept in the problem's
@@ -201,7 +203,8 @@ def node_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.nda
     slip = _slips(proj, du, du[:n_s], outside)
     weights = problem.workspace.unit_weights(n_s)
     offset = start_gap_offset(problem, surface)
-    gap = proj.gap if offset is None else proj.gap - offset
+    gap = proj.gap if problem.gap_offset is None else proj.gap + problem.gap_offset
+    gap = gap if offset is None else gap - offset
     return Kinematics(gap, slip, proj.normal, proj.tangent, proj.outside, weights, B, proj, outside, True)
 
 
@@ -385,10 +388,12 @@ def weighted_kinematics(
         w_j = \sum_p \omega_p\, \phi_j(x_p):
 
     the weighted gaps :math:`\tilde g_j = \int \phi_j g\, d\Gamma` when the points integrate
-    exactly. Points outside the master contribute nothing; a node none of whose points faces
+    exactly. A ``gap_offset`` :math:`h_j` of the problem (a worn depth) adds
+    :math:`\sum_p \omega_p \phi_j(x_p) \sum_k \phi_k(x_p) h_k = \int \phi_j h\, d\Gamma` to
+    :math:`\tilde g_j`. Points outside the master contribute nothing; a node none of whose points faces
     the master is ``outside`` (a node whose own projection falls off the master while some of
     its points face it is inside). The reported nodal ``gap``, ``slip`` and ``normal`` are the
-    weighted means over the node's points; the projection is the node's own.
+    weighted means over the node's points; the ``projection`` is the points'.
     """
     zone = problem.zone
     n_s = zone.n_slave
@@ -401,7 +406,10 @@ def weighted_kinematics(
     proj = pair(surface, coords, pts)
     point_du = np.einsum("pa,paj->pj", phi, du[slave_nodes])
     slip_q = _slips(proj, du, point_du)
-    gap_q = np.where(proj.outside, 0.0, proj.gap)
+    gap_q = proj.gap
+    if problem.gap_offset is not None:  # a worn depth, interpolated: its weighted gap is int phi_j h
+        gap_q = gap_q + np.einsum("pa,pa->p", phi, problem.gap_offset[slave_nodes])
+    gap_q = np.where(proj.outside, 0.0, gap_q)
     cols_q, vn_q, vt_q = _point_rows(proj, slave_nodes, phi)
     # contribution of point p to node slave_nodes[p, a]: omega[p] phi[p, a] (inside points only)
     contrib = omega[:, None] * phi * (~proj.outside)[:, None]
@@ -445,14 +453,13 @@ def weighted_kinematics(
     norm = np.linalg.norm(normal, axis=1)
     normal = np.where(out[:, None], 0.0, normal / np.where(out, 1.0, norm)[:, None])
     tangent = np.stack([normal[:, 1], -normal[:, 0]], axis=1)
-    nodal = node_kinematics(problem, surface, d)
     weight = np.where(out, zone_weights(problem), weight)
     weight = np.where(weight > 0.0, weight, 1.0)  # (a tied node's own weight may vanish)
     tied_nodes = None
     if tied is not None:
         tied_nodes = np.zeros(n_s, dtype=bool)
         tied_nodes[tied[0]] = True
-    return Kinematics(gap, slip, normal, tangent, out, weight, B, nodal.projection, tied=tied_nodes)
+    return Kinematics(gap, slip, normal, tangent, out, weight, B, proj, tied=tied_nodes)
 
 
 def _vanishing_weights(

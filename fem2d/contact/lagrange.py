@@ -99,7 +99,10 @@ def primal_dual_update(it: active_set.Iterate, mu: float, single: bool) -> tuple
         to_slip = to_stick = np.zeros(n, dtype=bool)
     else:
         to_slip = (status == STICK) & (np.abs(lam_t) - mu * lam_n > it.force_tol)
-        to_stick = (status == SLIP) & (-direction * u > it.length_tol)
+        # frictionless: a sliding link never sticks again (it has no friction to stick with; at a node
+        # a support holds tangentially its slip is round-off, whose sign made it flip between stuck and
+        # sliding, a solve each, until the loop gave up)
+        to_stick = (status == SLIP) & (-direction * u > it.length_tol) & (mu > 0.0)
         if not (to_slip.any() or to_stick.any()):
             return status, direction, np.zeros(n)  # consistent: nothing changes
     violation = np.zeros(n)

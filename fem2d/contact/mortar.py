@@ -34,13 +34,15 @@ no nodes to cut at: a plane is integrated exactly, a circle accurately.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import numpy as np
 
-from fem2d.contact.kinematics import Kinematics, weighted_kinematics
+from fem2d.contact.kinematics import Kinematics, Rows, weighted_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactZone
 from fem2d.contact.surface import MasterSurface
+from fem2d.contact.workspace import ContactWorkspace
 from fem2d.fe.elements import line_shape, line_shape_derivative
 from fem2d.fe.quadrature import gauss_legendre
 
@@ -82,9 +84,10 @@ def vertex_frames(surface: MasterSurface, coords: np.ndarray) -> tuple[np.ndarra
 
 
 def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
-               frames: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> list[np.ndarray]:
-    r"""Per slave edge, the local coordinates :math:`\eta \in (-1, 1)` (sorted) of its points
-    that face a master corner node :math:`x_v` along the master's normal :math:`n_v` there:
+               frames: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    r"""The cuts of the slave edges: ``(edge, eta)``, sorted by edge then :math:`\eta`, each the local
+    coordinate :math:`\eta \in (-1, 1)` of a point of the edge that faces a master corner node
+    :math:`x_v` along the master's normal :math:`n_v` there:
 
     .. math::
 
@@ -101,12 +104,13 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
     >>> zone = make_zone(pts, CellBlock("seg2", [[1, 0]]), CellBlock("seg2", [[2, 3], [3, 4]]), 0.0)
     >>> surface = MasterSurface("seg2", np.asarray(zone.master_local), np.ones(2))
     >>> [c.tolist() for c in cut_points(zone, surface, zone.reference)]
-    [[0.5]]
+    [[0], [0.5]]
     """
     edges = np.asarray(zone.slave_local)
     n_e = len(edges)
+    none = (np.zeros(0, dtype=np.int64), np.zeros(0))
     if surface.kind == "circle" or not n_e:
-        return [np.zeros(0) for _ in range(n_e)]
+        return none
     nodes, normal, seg_length = vertex_frames(surface, coords) if frames is None else frames
     x = coords[edges]  # (e, ns, 2)
     mid = 0.5 * (x[:, 0] + x[:, 1])
@@ -116,7 +120,7 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
     edge_length = 2.0 * np.linalg.norm(half, axis=1)
     e_of, v_of = _candidate_pairs(mid, edge_length, coords[nodes], seg_length)
     if not len(e_of):
-        return [np.zeros(0) for _ in range(n_e)]
+        return none
     t = np.stack([normal[v_of, 1], -normal[v_of, 0]], axis=1)
     rel = centre[e_of] - coords[nodes[v_of]]
     a = np.einsum("pj,pj->p", curve[e_of], t)
@@ -129,13 +133,9 @@ def cut_points(zone: ContactZone, surface: MasterSurface, coords: np.ndarray,
     e_of, eta = e_of[keep], eta[keep]
     order = np.lexsort((eta, e_of))
     e_of, eta = e_of[order], eta[order]
-    split = np.searchsorted(e_of, np.arange(1, n_e))
-    out = []
-    for cuts in np.split(eta, split):
-        if len(cuts) > 1:
-            cuts = cuts[np.r_[True, np.diff(cuts) > MERGE]]
-        out.append(cuts)
-    return out
+    distinct = np.ones(len(eta), dtype=bool)  # a cut within MERGE of the one before on its edge is the same
+    distinct[1:] = (e_of[1:] != e_of[:-1]) | (np.diff(eta) > MERGE)
+    return e_of[distinct], eta[distinct]
 
 
 def _root(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -170,7 +170,8 @@ def _candidate_pairs(mid: np.ndarray, edge_length: np.ndarray, vertex: np.ndarra
     return e_of, v_of
 
 
-def segment_quadrature(zone: ContactZone, cuts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def segment_quadrature(zone: ContactZone, cuts: tuple[np.ndarray, np.ndarray]
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Gauss points of the segments of the slave edges: ``(edge_of, phi, omega)`` per point.
 
     Edge e cut at :math:`-1 < \eta_1 < \dots < \eta_k < 1` has the segments
@@ -184,16 +185,20 @@ def segment_quadrature(zone: ContactZone, cuts: list[np.ndarray]) -> tuple[np.nd
     >>> from fem2d.mesh.mesh import CellBlock
     >>> zone = make_zone([[0.0, 0.0], [2.0, 0.0], [0.0, -1.0], [2.0, -1.0]], CellBlock("seg2", [[0, 1]]),
     ...                  CellBlock("seg2", [[2, 3]]), 0.0)
-    >>> edge_of, phi, omega = segment_quadrature(zone, [np.array([0.5])])
+    >>> edge_of, phi, omega = segment_quadrature(zone, (np.array([0]), np.array([0.5])))
     >>> float(omega.sum()), (omega @ phi).tolist()
     (2.0, [1.0, 1.0])
     """
     kind = zone.slave_edges.kind
     edges = np.asarray(zone.slave_local)
-    counts = np.array([len(c) + 1 for c in cuts], dtype=np.int64)
-    lower = np.concatenate([np.r_[-1.0, c] for c in cuts]) if len(cuts) else np.zeros(0)
-    upper = np.concatenate([np.r_[c, 1.0] for c in cuts]) if len(cuts) else np.zeros(0)
-    segment_edge = np.repeat(np.arange(len(edges)), counts)
+    n_e = len(edges)
+    # every edge's ends and cuts, sorted along each edge: consecutive ones on one edge bound a segment
+    edge_all = np.concatenate([np.arange(n_e), np.arange(n_e), cuts[0]])
+    eta_all = np.concatenate([-np.ones(n_e), np.ones(n_e), cuts[1]])
+    order = np.lexsort((eta_all, edge_all))
+    edge_all, eta_all = edge_all[order], eta_all[order]
+    same = edge_all[1:] == edge_all[:-1]
+    lower, upper, segment_edge = eta_all[:-1][same], eta_all[1:][same], edge_all[:-1][same]
     xi, w = gauss_legendre(POINTS[kind])
     half = 0.5 * (upper - lower)
     eta = (lower[:, None] + (1.0 + xi[None, :]) * half[:, None]).ravel()
@@ -230,7 +235,67 @@ def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.n
         frames = problem.workspace.last("mortar_frames", (surface, master.tobytes()),
                                         partial(vertex_frames, surface, coords), _same_surface_and_nodes)
     cuts = cut_points(zone, surface, coords, frames)
-    key = tuple(c.tobytes() for c in cuts)
+    key = (cuts[0].tobytes(), cuts[1].tobytes())
     edge_of, phi, omega = problem.workspace.last("mortar_rule", key, partial(segment_quadrature, zone, cuts),
                                                  _equal_keys)
-    return weighted_kinematics(problem, surface, d, edge_of, phi, omega)
+    kin = weighted_kinematics(problem, surface, d, edge_of, phi, omega)
+    if problem.compliance.shape != (2 * zone.n_boundary, 2 * zone.n_boundary):
+        return kin  # (a problem without its bodies' compliance: the rows as they come)
+    moving = problem.workspace.last("moving_dofs", problem.compliance, lambda: np.diagonal(problem.compliance) != 0.0)
+    return dataclasses.replace(kin, B=steady_rows(kin.B, moving, problem.workspace))
+
+
+def steady_rows(B: Rows, moving: np.ndarray, workspace: ContactWorkspace) -> Rows:
+    r"""The rows B in a canonical form: each column once (repeated ones summed), the columns of
+    dofs that move first; and, where their moving part equals the last call's to round-off
+    (:math:`10^{-12}` of the largest entry), that part exactly the last call's.
+
+    The condensed operator :math:`W = B C B^T` depends on the moving part alone
+    (:func:`fem2d.contact.kinematics.delassus` keeps it while that part is the same). A body
+    sliding on a fixed master moves its cuts every step, and a segment's products integrate
+    to the same slave entries however the edge is cut (the integrand is a polynomial): the
+    same to round-off, which this makes the same exactly, so W is kept instead of rebuilt.
+
+    >>> B = Rows(np.array([[0, 2, 0]]), np.array([[1.0, 2.0, 3.0]]), 4)
+    >>> moving = np.array([False, False, True, False])
+    >>> steady = steady_rows(B, moving, ContactWorkspace())
+    >>> steady.cols.tolist(), steady.vals.tolist()
+    ([[2, 0]], [[2.0, 4.0]])
+    """
+    cols, vals = _merged(B.cols, B.vals, moving)
+    is_moving = moving[cols] & (vals != 0.0)
+    last = workspace.entries.get("mortar_moving_rows")
+    if last is not None:
+        old_cols, old_vals = last[1]
+        if old_cols.shape == cols.shape and np.array_equal(np.where(is_moving, cols, -1), old_cols):
+            scale = float(np.abs(vals).max(initial=0.0))
+            if np.allclose(np.where(is_moving, vals, 0.0), old_vals, rtol=0.0, atol=1e-12 * scale):
+                vals = np.where(is_moving, old_vals, vals)
+    workspace.entries["mortar_moving_rows"] = (None, (np.where(is_moving, cols, -1), np.where(is_moving, vals, 0.0)))
+    return Rows(cols, vals, B.n_cols)
+
+
+def _merged(cols: np.ndarray, vals: np.ndarray, moving: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, each column once with the sum of its values, the moving dofs' columns first
+    (each group by column index), padded with value 0 on a dof that does not move; entries below 1e-14 of the
+    largest left out (so that a component that is zero but for round-off does not come and go)."""
+    n, m = cols.shape
+    key = np.where(moving[cols], cols, cols + moving.size)  # moving first
+    # padding (and round-off, 1e-14 of the largest entry: a normal's zero component) last, dropped
+    key = np.where(np.abs(vals) > 1e-14 * float(np.abs(vals).max(initial=0.0)), key, 2 * moving.size)
+    order = np.argsort(key, axis=1, kind="stable")
+    k = np.take_along_axis(key, order, axis=1)
+    v = np.take_along_axis(vals, order, axis=1)
+    start = np.ones((n, m), dtype=bool)
+    start[:, 1:] = k[:, 1:] != k[:, :-1]
+    group = np.cumsum(start, axis=1) - 1
+    real = k < 2 * moving.size
+    width = max(int((start & real).sum(axis=1).max(initial=0)), 1)
+    # padding on a dof that does not move (if one does not), which the condensed operator ignores
+    out_cols = np.full((n, width), int(np.argmin(moving)) if moving.size else 0, dtype=np.int64)
+    out_vals = np.zeros((n, width))
+    rows = np.repeat(np.arange(n), m).reshape(n, m)
+    keep = real & (group < width)
+    np.add.at(out_vals, (rows[keep], group[keep]), v[keep])
+    out_cols[rows[keep], group[keep]] = np.where(k[keep] >= moving.size, k[keep] - moving.size, k[keep])
+    return out_cols, out_vals

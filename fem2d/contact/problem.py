@@ -126,7 +126,9 @@ class CondensedProblem:
     closed or penetrated at the start of the step (gap g0 <= 0) keeps that
     gap, its condition is g(d) - g0 >= 0 (Moreau's velocity-level law,
     :class:`~fem2d.dynamics.moreau.MoreauJean`; the kinematics subtract
-    min(g0, 0) from the gap).
+    min(g0, 0) from the gap). ``gap_offset`` (n_slave,), m: added to the gap of
+    every slave node (the worn depth of an Archard wear that moves the surface
+    along its normal, :mod:`fem2d.contact.archard`); None for none.
     """
 
     zone: ContactZone
@@ -136,6 +138,10 @@ class CondensedProblem:
     dt: float
     workspace: ContactWorkspace = field(default_factory=ContactWorkspace)
     velocity_level: bool = False
+    #: a residual at which a stalled solve is accepted (0: only the formulation's tolerance): the
+    #: accuracy to which the step around it solves its own equations (a Newton step's tolerance)
+    acceptable: float = 0.0
+    gap_offset: np.ndarray | None = None
 
     def displacement(self, p: np.ndarray) -> np.ndarray:
         """Boundary displacement (n_boundary, 2) produced by boundary forces p (n_boundary, 2)."""

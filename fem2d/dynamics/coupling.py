@@ -46,6 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from fem2d.contact.active_set import AndersonAcceleration
+from fem2d.contact.archard import ZoneWear
 from fem2d.contact.kinematics import node_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
 from fem2d.contact.surface import master_surface
@@ -54,6 +56,7 @@ from fem2d.dynamics.condensation import BoundaryCondensation, condensation
 from fem2d.dynamics.stepsizes import StepSizeCache
 from fem2d.linalg.base import Factorization
 from fem2d.model.system import System
+from fem2d.model.wear import Wear
 
 if TYPE_CHECKING:
     from fem2d.dynamics.stepper import Counters
@@ -127,6 +130,11 @@ def combined_solution(parts: list[ContactSolution], where: list[np.ndarray], n_u
 class ContactCoupling:
     """Couples contact zones, each with its formulation, to the Newmark step.
 
+    Sweeps after :attr:`ACCELERATE_AFTER` (zones that a few sweeps do not
+    converge: strongly coupled) take as the other zones' frozen forces
+    Anderson's extrapolation of the sweeps' fixed point
+    (:class:`~fem2d.contact.active_set.AndersonAcceleration`).
+
     Parameters
     ----------
     system
@@ -139,7 +147,15 @@ class ContactCoupling:
         below which the coupled problem is solved (several zones only).
     max_sweeps
         Most sweeps before the step is reported as not converged (and cut).
+    wears
+        Per zone, its Archard wear (:class:`~fem2d.model.wear.Wear`) or None: the coupling
+        keeps the worn depths (:class:`~fem2d.contact.archard.ZoneWear`, in :attr:`wear`),
+        adds them to the slave gaps of every step when they ``update``, and
+        :meth:`on_step` wears the surfaces by each accepted step.
     """
+
+    #: Sweeps before the sweeps are accelerated (weakly coupled zones converge in two or three).
+    ACCELERATE_AFTER = 4
 
     def __init__(
         self,
@@ -148,6 +164,7 @@ class ContactCoupling:
         formulations: ContactFormulation | list[ContactFormulation],
         tolerance: float = 1e-10,
         max_sweeps: int = 200,
+        wears: list[Wear | None] | None = None,
     ) -> None:
         self.zones = [zones] if isinstance(zones, ContactZone) else list(zones)
         self.formulations = list(formulations) if isinstance(formulations, list | tuple) else [formulations]
@@ -171,6 +188,31 @@ class ContactCoupling:
         self._mass_blocks: StepSizeCache[list[np.ndarray]] = StepSizeCache(capacity=1)
         #: per zone, what its contact solves keep from one step to the next
         self.workspaces = [ContactWorkspace() for _ in self.zones]
+        wears = [None] * len(self.zones) if wears is None else list(wears)
+        if len(wears) != len(self.zones):
+            raise ValueError(f"{len(self.zones)} contact zones but {len(wears)} wear settings")
+        #: per zone, its worn depths (None for a zone that does not wear)
+        self.wear = [None if w is None else ZoneWear(z, w) for z, w in zip(self.zones, wears)]
+
+    def _offset(self, z: int) -> np.ndarray | None:
+        """The worn depth zone z's gaps add at this step (None: none)."""
+        return None if self.wear[z] is None else self.wear[z].offset
+
+    def start_wear(self, t: float) -> None:
+        """Set the start time of the wear records."""
+        for wear in self.wear:
+            if wear is not None:
+                wear.start(t)
+
+    def on_step(self, t: float, dt: float, sol: ContactSolution | None) -> None:
+        """Wear the zones by an accepted step ending at ``t`` with solution ``sol``
+        (:mod:`fem2d.contact.archard`)."""
+        if sol is None or not any(w is not None for w in self.wear):
+            return
+        parts = sol.parts if sol.parts else (sol,)
+        for wear, part in zip(self.wear, parts):
+            if wear is not None:
+                wear.on_step(t, dt, part.normal_force, part.slip)
 
     @property
     def zone(self) -> ContactZone:
@@ -244,6 +286,7 @@ class ContactCoupling:
         projection: bool = False,
         shift: np.ndarray | None = None,
         velocity_level: bool = False,
+        acceptable: float = 0.0,
     ) -> tuple[np.ndarray, np.ndarray, ContactSolution]:
         r"""The step's increment ``du`` solving ``K_eff du = rhs + S^T p`` with the
         contact forces p, the free-dof contact force ``S^T p``, and the solution:
@@ -265,7 +308,10 @@ class ContactCoupling:
         ``shift`` (free dofs) imposes the condition on :math:`u_{n+1} + s`, and
         ``velocity_level`` on the change of the gap from the start of the step
         for the nodes closed or penetrated there
-        (:class:`~fem2d.dynamics.moreau.MoreauJean`)."""
+        (:class:`~fem2d.dynamics.moreau.MoreauJean`).
+
+        ``acceptable``: the residual at which a contact solve that stalls is
+        accepted (:attr:`fem2d.contact.problem.CondensedProblem.acceptable`)."""
         cond = self.condensation(dt, factor, len(rhs), counters, projection)
         t0 = time.perf_counter()
         work, du_boundary = cond.condense(rhs)
@@ -287,12 +333,12 @@ class ContactCoupling:
         if len(self.zones) == 1:
             problem = CondensedProblem(
                 self.zones[0], d_start.reshape(-1, 2), d_free.reshape(-1, 2), compliance, dt, self.workspaces[0],
-                velocity_level,
+                velocity_level, acceptable, self._offset(0),
             )
             sol = self.formulations[0].solve(problem, state)
         else:
             blocks = self._mass_blocks if projection else self._blocks
-            sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks, velocity_level)
+            sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks, velocity_level, acceptable)
         counters.contact_s += time.perf_counter() - t0
         counters.newton_iterations += sol.iterations
         if not sol.converged:
@@ -320,10 +366,10 @@ class ContactCoupling:
         integrates, whatever point the law held on."""
         states = sol.state if len(self.zones) > 1 else (sol.state,)
         gaps, slips = [], []
-        for zone, dofs, state in zip(self.zones, self._zone_dofs, states):
+        for z, (zone, dofs, state) in enumerate(zip(self.zones, self._zone_dofs, states)):
             surface = getattr(state, "surface", None) or master_surface(zone)
             problem = CondensedProblem(zone, d_start[dofs].reshape(-1, 2), d_end[dofs].reshape(-1, 2),
-                                       np.zeros((0, 0)), dt)
+                                       np.zeros((0, 0)), dt, gap_offset=self._offset(z))
             kinematics = node_kinematics(problem, surface, problem.d_free)
             gaps.append(np.where(kinematics.outside, np.inf, kinematics.gap))
             slips.append(kinematics.slip)
@@ -338,6 +384,7 @@ class ContactCoupling:
         states: tuple,
         cache: StepSizeCache[list[np.ndarray]],
         velocity_level: bool = False,
+        acceptable: float = 0.0,
     ) -> ContactSolution:
         """Block Gauss-Seidel over the zones (see the module docstring)."""
         blocks = cache.get(dt if cache is self._blocks else 0.0,
@@ -347,6 +394,8 @@ class ContactCoupling:
         parts: list[ContactSolution] = [None] * len(self.zones)  # type: ignore[list-item]
         change, iterations = np.inf, 0
         d_end = d_free.copy()
+        accelerator = AndersonAcceleration()
+        entering = np.concatenate(p_zone)
         for _sweep in range(self.max_sweeps):
             change = 0.0
             for z, (zone, formulation, dofs) in enumerate(zip(self.zones, self.formulations, self._zone_dofs)):
@@ -355,7 +404,7 @@ class ContactCoupling:
                 shifted = d_free + compliance @ others
                 problem = CondensedProblem(
                     zone, d_start[dofs].reshape(-1, 2), shifted[dofs].reshape(-1, 2), blocks[z], dt, self.workspaces[z],
-                    velocity_level,
+                    velocity_level, acceptable, self._offset(z),
                 )
                 sol = formulation.solve(problem, states[z])
                 iterations += sol.iterations
@@ -374,5 +423,15 @@ class ContactCoupling:
                     or 0.0 < reach and moved <= self.tolerance * reach):
                 combined = combined_solution(parts, self.where, len(self.boundary_nodes))
                 return replace(combined, iterations=iterations)
+            swept = np.concatenate(p_zone)
+            if _sweep + 1 >= self.ACCELERATE_AFTER:
+                # strongly coupled zones: the sweeps' fixed point accelerated (the next sweep's frozen forces)
+                accelerated = accelerator.next(entering, swept)
+                p_zone = np.split(accelerated, np.cumsum([len(d) for d in self._zone_dofs])[:-1])
+                p_total = np.zeros(len(d_free))
+                for dofs, forces in zip(self._zone_dofs, p_zone):
+                    p_total[dofs] += forces
+                swept = accelerated
+            entering = swept
         combined = combined_solution(parts, self.where, len(self.boundary_nodes))
         return replace(combined, iterations=iterations, converged=False, residual=change / max(scale, 1e-300))

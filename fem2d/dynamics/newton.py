@@ -250,6 +250,7 @@ class NewtonIterations:
                 du_new, contact_force, solution = stepper.contact.solve(
                     dt, factor, b, state.u, state.contact, stepper.counters, (state.t, t_new), prediction.contact_on,
                     shift=prediction.contact_shift, velocity_level=prediction.velocity_level,
+                    acceptable=settings.tolerance,
                 )
             stepper.counters.solves += 1
             iterations += 1
@@ -309,6 +310,11 @@ class NewtonIterations:
         stepper.counters.assembly_s += time.perf_counter() - t0
         t0 = time.perf_counter()
         matrix = w_k * (s.K_free + correction)
+        spring = getattr(stepper, "proximal_spring", None)
+        if spring is not None:  # a static level's proximal term (fem2d.dynamics.static), in every tangent
+            import scipy.sparse as sp
+
+            matrix = matrix + sp.diags(spring)
         if w_m:
             matrix = matrix + w_m * mass
         if damping is not None:

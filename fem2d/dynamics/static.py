@@ -181,6 +181,15 @@ class StaticStepper(NewmarkStepper):
         # whatever the number of dofs n, so the contraction per iteration does not slow down with h
         diagonal = np.abs(system.K_free.diagonal())
         self._spring = regularization * diagonal / max(len(diagonal), 1)
+        #: the proximal term in the tangents of the bodies' Newton iterations (None: no proximal term)
+        self.proximal_spring = self._spring if regularization and self.newton is not None else None
+        self._pull: np.ndarray | None = None
+
+    def force_free(self, t: float) -> np.ndarray:
+        """The loads at t, plus the proximal pull :math:`\\varepsilon D (u^k - u_n)` during a
+        nonlinear level's iterations."""
+        f = super().force_free(t)
+        return f if self._pull is None else f + self._pull
 
     def factor(self, dt: float) -> Factorization:
         """K + epsilon diag(K) on the free dofs (K alone without regularisation)."""
@@ -196,6 +205,8 @@ class StaticStepper(NewmarkStepper):
         """Equilibrium at ``t_new`` (proximal iterations with a regularisation)."""
         if not self.regularization or self.contact is None:
             return super().step(state, dt, t_new)
+        if self.newton is not None:
+            return self._nonlinear_step(state, dt, t_new)
         s = self.system
         t_new = state.t + dt if t_new is None else t_new
         if state.internal_force is None:
@@ -224,6 +235,46 @@ class StaticStepper(NewmarkStepper):
             last_gap = gap
             if receding >= OPEN_AND_RECEDING:
                 raise UnheldBody(t_new, self.pulling_load(t_new))
+        raise StepFailed(residual, self.max_iter)
+
+    def _nonlinear_step(self, state: StepState, dt: float, t_new: float | None) -> StepState:
+        r"""The proximal iterations of a level of bodies that turn or stretch: each is
+        a Newton step (:mod:`fem2d.dynamics.newton`) of
+
+        .. math::
+
+            (K + \varepsilon D)\, \Delta u^{k+1} + g(u_n + \Delta u^{k+1}) - g(u_n)
+            = f_{n+1} - K u_n - g(u_n) + \varepsilon D\, \Delta u^k + f_c^{k+1},
+
+        with :math:`\varepsilon D` in its tangents too, so that the out-of-balance force of the
+        true equations at :math:`u^{k+1}` is again :math:`-\varepsilon D (\Delta u^{k+1} - \Delta u^k)`;
+        the iterations stop on it as in the linear case."""
+        t_new = state.t + dt if t_new is None else t_new
+        shift = np.zeros_like(state.u)
+        residual = np.inf
+        receding, last_gap = 0, np.inf
+        try:
+            for _ in range(self.max_iter):
+                self._pull = self._spring * shift
+                new = NewmarkStepper.step(self, state, dt, t_new)
+                self.proximal_iterations += 1
+                du = new.u - state.u
+                unbalanced = float(np.max(np.abs(self._spring * (du - shift)), initial=0.0))
+                shift = du
+                self._pull = None
+                contact_force = new.contact_force if new.contact_force is not None else np.zeros(0)
+                scale = max(float(np.max(np.abs(self.force_free(t_new)), initial=0.0)),
+                            float(np.max(np.abs(contact_force), initial=0.0)))
+                residual = unbalanced / scale if scale > 0.0 else unbalanced
+                if residual <= self.tolerance:
+                    return new
+                gap = float(np.min(new.solution.gap, initial=np.inf)) if new.solution is not None else np.inf
+                receding = receding + 1 if not np.any(contact_force) and np.isfinite(gap) and gap > last_gap else 0
+                last_gap = gap
+                if receding >= OPEN_AND_RECEDING:
+                    raise UnheldBody(t_new, self.pulling_load(t_new))
+        finally:
+            self._pull = None
         raise StepFailed(residual, self.max_iter)
 
     def pulling_load(self, t: float) -> int | None:

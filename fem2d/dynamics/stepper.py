@@ -351,6 +351,8 @@ def march(
     stick_slip: StickSlipLocator | None = None,
     breakpoints: Sequence[float] = (),
     max_step: float = float("inf"),
+    grow: bool = False,
+    advice: str = "",
 ) -> StepState:
     """March from ``state.t`` to ``t_end`` with step ``dt``.
 
@@ -373,6 +375,12 @@ def march(
     order but with the jump of the load's slope in its constant (SDNV104 at
     dt = 0.02, the ramp ending at 0.07 s inside a step: 7e-3 m instead of 2e-4 m).
     ``on_step(previous, new)`` sees every accepted (sub-)step.
+
+    With ``grow`` (static load paths with contact, whose steps share one matrix
+    whatever their size), a cut step grows back: after two sub-steps in a row converge,
+    the rest of the cut step is tried as one step (cut again if it fails), so a
+    hard stretch of the load path costs short steps there only. ``advice`` is
+    added to the give-up message (what to change).
     """
     t0 = state.t
     if events is not None or stick_slip is not None:
@@ -400,14 +408,18 @@ def march(
                 raise ConvergenceError(
                     f"no convergence at t = {current.t:.9g} s even with dt = {h:.3g} s (min_dt = {min_dt:g}): "
                     f"{failure.what} residual {failure.residual:.3e} after {failure.iterations} iterations{crushed}"
+                    f"{advice}"
                 ) from None
             if "inside out" in failure.what:
                 inversions.append((current.t, failure.what.removeprefix("Newton (").removesuffix(")")))
                 stepper.counters.inversion_cuts += 1
             stepper.counters.cuts += 1
-            t_start = current.t
+            t_start, in_row = current.t, 0
             for i in range(1, cut_factor + 1):
+                if grow and in_row >= 2 and i < cut_factor:  # grown back: the rest of the cut step in one
+                    return advance(current, t_target, t_target - current.t, locate)
                 current = advance(current, t_start + (t_target - t_start) * i / cut_factor, sub, locate)
+                in_row += 1
             return current
         if events is not None and locate:
             fraction = events.split(current.t, new.t, new.solution)

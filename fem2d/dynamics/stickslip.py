@@ -195,7 +195,7 @@ class StickSlipLocator:
         found = []
         for z, (zone, part) in enumerate(zip(self.zones, parts)):
             n = zone.n_slave
-            nodes = np.flatnonzero(carries_sliding(part))
+            nodes = np.flatnonzero(carries_sliding(part, zone.consistent))
             if not len(nodes):
                 continue
             held = self._held(z, part)[nodes]
@@ -218,7 +218,7 @@ class StickSlipLocator:
         """Per slave node of zone z, whether its body's sliding nodes (status SLIP, in contact) carry
         less than :data:`HELD_SHARE` of the normal force of the body's nodes in the zone in ``part``."""
         force = np.maximum(part.normal_force, 0.0)
-        sliding = carries_sliding(part)
+        sliding = carries_sliding(part, self.zones[z].consistent)
         body = self.slave_bodies[z] + 1  # (0: nodes in no cell)
         total = np.bincount(body, weights=force)
         slides = np.bincount(body, weights=np.where(sliding, force, 0.0), minlength=len(total))
@@ -374,10 +374,12 @@ class StickSlipLocator:
         return bool(abs(float(np.mean(slips))) <= 0.1 * reversal)
 
 
-def carries_sliding(part: ContactSolution) -> np.ndarray:
+def carries_sliding(part: ContactSolution, consistent: bool = False) -> np.ndarray:
     """Per slave node, whether it carries a normal force and does not stick: the sliding nodes,
     and, with mortar contact, their neighbours (a pressure at node j puts forces on the nodes of
-    its edges, whose own multipliers may be zero: their friction jumps with the slip's).
+    its edges, whose own multipliers may be zero: their friction jumps with the slip's). On a
+    ``consistent`` zone (mortar) a force of either sign counts: the consistent forces of a
+    positive pressure on a SEG3 edge are negative at a corner node next to an open one.
 
     >>> from fem2d.contact.problem import ContactSolution
     >>> part = ContactSolution(forces=np.zeros((3, 2)), normal_force=np.array([1.0, 2.0, 0.0]),
@@ -386,7 +388,8 @@ def carries_sliding(part: ContactSolution) -> np.ndarray:
     >>> carries_sliding(part).tolist()
     [True, True, False]
     """
-    return (part.status != STICK) & (part.normal_force > 0.0)
+    carries = part.normal_force != 0.0 if consistent else part.normal_force > 0.0
+    return (part.status != STICK) & carries
 
 
 def zone_forces(solution: ContactSolution) -> tuple[np.ndarray, ...]:

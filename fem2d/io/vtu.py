@@ -9,7 +9,8 @@ bodies x is the radius r and y the axis z: ``sigma_xx`` is sigma_rr, ``sigma_yy`
 sigma_zz, ``sigma_xy`` sigma_rz, and the hoop stress ``sigma_theta`` is added), and the
 ``contact_pressure`` (Pa) at the slave nodes (zero elsewhere; on the current slave surface
 for a body that turns or stretches; a SEG3 corner node on the axis of a solid of revolution
-extrapolated from its edge, :mod:`fem2d.post.pressure`). The ``.pvd``
+extrapolated from its edge, :mod:`fem2d.post.pressure`) and, on a zone that wears, its worn
+depth ``wear_depth`` (m; the deepest of the zones a node is slave of). The ``.pvd``
 collection lists the files with their times, so ParaView shows the series
 against the simulated time. The rigid planes and circles of the contact zones
 are a series of their own, ``<case>_obstacles.pvd`` and
@@ -120,6 +121,8 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
         slave = system.zones[0].slave_nodes
         body = model.body_of(slave)
         current = body is not None and body.nonlinear and not system.zones[0].axisymmetric
+    depth_rows = result.histories.get("slave_wear_depth")
+    all_slaves = np.concatenate([zone.slave_nodes for zone in system.zones]) if system.zones else None
     from fem2d.fe.elasticity import von_mises
     from fem2d.post.pressure import axis_pressure
 
@@ -147,6 +150,10 @@ def write_vtu_series(result, out_dir: str | os.PathLike) -> Path:
             here = slave_areas(model, system, u) if current else areas
             p[slave] = axis_pressure(system.zones[0], contact_pressure(pressure_rows[int(row)], here))
             data["contact_pressure"] = p
+        if depth_rows is not None:
+            depth = np.zeros(mesh.n_nodes)
+            np.maximum.at(depth, all_slaves, depth_rows[int(row)])
+            data["wear_depth"] = depth
         file = f"vtu/{name}_{k:04d}.vtu"
         m = meshio.Mesh(points, cells, point_data=data, cell_data={"material": material})
         with atomic_path(out / file) as tmp:

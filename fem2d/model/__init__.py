@@ -24,6 +24,7 @@ _WHERE = {
     "Contact": "contact",
     "RigidPlane": "contact",
     "RigidCircle": "contact",
+    "Wear": "wear",
     "Report": "report",
     "TimeStepping": "stepping",
     "Model": "model",

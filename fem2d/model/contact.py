@@ -19,6 +19,7 @@ from fem2d.errors import ModelError
 from fem2d.mesh.mesh import Mesh
 from fem2d.model.groups import group_of
 from fem2d.model.timefunctions import Constant, TimeFunction
+from fem2d.model.wear import Wear
 
 if TYPE_CHECKING:
     from fem2d.contact.problem import ContactFormulation, ContactZone
@@ -133,6 +134,8 @@ class Contact:
         method without ``young_modulus`` takes the slave body's.
     name : str, optional
         Label of the zone in results (default ``"slave/master"``, ``"slave/plane"``, ``"slave/circle"``).
+    wear : Wear, optional
+        Archard wear of the zone's surface (:mod:`fem2d.model.wear`); a rigid master does not wear.
 
     Examples
     --------
@@ -150,6 +153,7 @@ class Contact:
     mu: float = 0.0
     method: ContactFormulation | None = None
     name: str = ""
+    wear: Wear | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.mu) and self.mu >= 0):
@@ -159,6 +163,11 @@ class Contact:
             raise ModelError(self, "master", message)
         if self.method is not None and not (hasattr(self.method, "solve") and hasattr(self.method, "initial_state")):
             raise ModelError(self, "method", f"expected a contact formulation object, got {self.method!r}")
+        if self.wear is not None and not isinstance(self.wear, Wear):
+            raise ModelError(self, "wear", f"expected a fem2d.Wear, got {self.wear!r}")
+        if self.wear is not None and self.wear.master and isinstance(self.master, RigidPlane | RigidCircle):
+            raise ModelError(self, "wear", f"surface = {self.wear.surface!r}: a rigid master does not wear "
+                             "(wear the slave surface)")
 
     @property
     def label(self) -> str:

@@ -386,9 +386,12 @@ def pressure_rows(
     thickness: list[float],
     at_times: list[float],
     displacements: list[np.ndarray | None] | None = None,
+    wear_depth: np.ndarray | None = None,
 ) -> tuple[list[str], list[list]]:
     """The pressure distribution of every zone at the recorded instants nearest
-    ``at_times``: header and rows (zone, time, node, x, y, s, pressure).
+    ``at_times``: header and rows (zone, time, node, x, y, s, pressure), and with the
+    slave nodes' ``wear_depth`` (n_times, n_slave of all zones; a run with Archard wear)
+    the column ``wear_depth_m`` after the pressure.
 
     ``x_m``, ``y_m`` are the node's reference position. With the slave nodes'
     ``displacements`` of some zone (n_times, n_slave, 2; see :func:`pressure_quantities`),
@@ -399,9 +402,11 @@ def pressure_rows(
     displacements = [None] * len(zones) if displacements is None else displacements
     moving = any(d is not None for d in displacements)
     header = ["zone", "time_s", "node", "x_m", "y_m", "s_m", *(["x_current_m", "y_current_m"] if moving else []),
-              "pressure_Pa"]
+              "pressure_Pa", *(["wear_depth_m"] if wear_depth is not None else [])]
     rows: list[list] = []
-    for zone, forces, t, d in zip(zones, split_by_zone(zones, slave_normal_force), thickness, displacements):
+    depths = split_by_zone(zones, wear_depth) if wear_depth is not None else [None] * len(zones)
+    for zone, forces, t, d, h in zip(zones, split_by_zone(zones, slave_normal_force), thickness, displacements,
+                                     depths):
         current = d is not None and not zone.axisymmetric
         p = zone_pressure(zone, forces, t, d if current else None)
         reference = zone.reference[: zone.n_slave]
@@ -412,5 +417,6 @@ def pressure_rows(
             for j in np.argsort(s, kind="stable"):
                 x, y = reference[j]
                 rows.append([zone.name, float(times[k]), int(zone.slave_nodes[j]), float(x), float(y), float(s[j]),
-                             *([float(now[j, 0]), float(now[j, 1])] if moving else []), float(p[k, j])])
+                             *([float(now[j, 0]), float(now[j, 1])] if moving else []), float(p[k, j]),
+                             *([float(h[k, j])] if h is not None else [])])
     return header, rows

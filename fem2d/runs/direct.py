@@ -49,6 +49,7 @@ from fem2d.runs.failed import converged_part
 from fem2d.runs.penetration import left_master_warnings, outside_at_start, penetration_warnings
 from fem2d.runs.result import Result, finished
 from fem2d.runs.sanity import StateWatch
+from fem2d.runs.wear_outputs import wear_quantities, wear_series, wear_warnings
 
 if TYPE_CHECKING:
     from fem2d.runs.static import StaticAnalysis
@@ -189,6 +190,14 @@ class DirectAnalysis:
         """Whether the run integrates in time: its free dofs need mass, a moving support a massless body."""
         return True
 
+    def smallest_step(self) -> float:
+        """The shortest step a failing step is cut to before the run gives up."""
+        return self.stepping.min_dt
+
+    def give_up_advice(self) -> str:
+        """What the give-up message adds (what to change)."""
+        return ""
+
     def formulation(self, contact: Contact) -> ContactFormulation:
         """The zone's formulation; a penalty method without a Young's modulus
         gets the slave body's (it scales the default penalty coefficients)."""
@@ -313,6 +322,10 @@ class DirectAnalysis:
         report_dof = self.report.dof(system.mesh)
         t_model = time.perf_counter() - t_start
         coupling = None
+        for contact in self.model.contacts:
+            if contact.wear is not None and contact.wear.master:
+                raise ModelError(contact.wear, "surface", f"{contact.wear.surface!r}: the wear of a master surface "
+                                 "is not computed; wear the slave surface (surface = \"slave\")")
         if self.model.contacts:
             # every zone with its own formulation, solved together on the union of their boundaries
             formulations = [self.formulation(contact) for contact in self.model.contacts]
@@ -320,7 +333,8 @@ class DirectAnalysis:
                 raise ModelError(self, "scheme", f"{self.scheme.label} imposes contact as a velocity-level impulse "
                                  "law, which a penalty force of the gap is not: use exact contact (Lagrange or "
                                  "continuous) or another scheme")
-            coupling = ContactCoupling(system, system.zones, formulations)
+            coupling = ContactCoupling(system, system.zones, formulations,
+                                       wears=[contact.wear for contact in self.model.contacts])
         scheme, notes = (scheme, []) if scheme is not None else self.resolve_scheme(system)
         if system.nonlinear is not None and not isinstance(scheme, NewmarkScheme | StaticScheme):
             body = system.nonlinear.bodies[0]
@@ -352,6 +366,8 @@ class DirectAnalysis:
         rates = MasslessRates(scheme.mass(system) if scheme.weights(self.stepping.dt)[2] else system.M_free[:0, :0],
                               scheme.contact_velocity_lags)
         history.start(rates.start(state))
+        if coupling is not None:
+            coupling.start_wear(state.t)
         measures.start(state)
         rotations.start(state)
 
@@ -366,6 +382,8 @@ class DirectAnalysis:
             measures.on_step(previous, reported)
             rotations.on_step(previous, reported)
             watch.on_step(new.t, new.u, reported.v)
+            if coupling is not None:
+                coupling.on_step(new.t, new.t - previous.t, new.solution)
             converged[0] = new
 
         st = self.stepping
@@ -380,8 +398,9 @@ class DirectAnalysis:
             kinks = [t for load in system.loads for t in getattr(load.function, "breakpoints", ())]
             t_march = time.perf_counter()
             final = march(
-                stepper, state, st.end, st.dt, on_step, st.cut_factor, st.min_dt, progress, events, stick_slip, kinks,
-                max_step=limit,
+                stepper, state, st.end, st.dt, on_step, st.cut_factor, self.smallest_step(), progress, events,
+                stick_slip, kinks, max_step=limit, grow=not self.inertia and coupling is not None,
+                advice=self.give_up_advice(),
             )
             t_march = time.perf_counter() - t_march
         except ConvergenceError as exc:
@@ -396,6 +415,8 @@ class DirectAnalysis:
             series["energy_residual"] = series["energy_residual"] - measured["work_motions"]
         series.update({k: v for k, v in measured.items() if k != "time"})
         series.update(rotations.arrays())
+        if coupling is not None:
+            series.update(wear_series(coupling.wear, system.zones))
         stepper.release()  # the factors are not needed for the post-processing
         counters = stepper.counters
         timing = {
@@ -456,6 +477,7 @@ class DirectAnalysis:
                                                   self.model.slave_thicknesses(), zone_prefixes(system),
                                                   slave_displacements(system.zones, series,
                                                                       self.current_surfaces(system))))
+        quantities.update(wear_quantities(series, system.zones, zone_prefixes(system)))
         if self.report.modes:
             from fem2d.modal.basis import modal_basis
 
@@ -478,7 +500,8 @@ class DirectAnalysis:
             raise ModelError(self.report, "pressure_at", "the model has no contact zone")
         return pressure_rows(system.zones, series["time"], series["slave_normal_force"], self.model.slave_thicknesses(),
                              list(self.report.pressure_at),
-                             slave_displacements(system.zones, series, self.current_surfaces(system)))
+                             slave_displacements(system.zones, series, self.current_surfaces(system)),
+                             series.get("slave_wear_depth"))
 
     def rotating_groups(self, system: System) -> dict[str, list[CellBlock]]:
         """The cells of each body (by its group) and of each 2D group of ``report.bodies``,
@@ -511,7 +534,8 @@ class DirectAnalysis:
         return [*run.inherited, *self.model.mesh.warnings, *self.model.volumetric_choices()[1],
                 *([] if warning is None else [warning]),
                 *left_master_warnings(series, self.model.mesh.source, run.system.zones), *turned,
-                *penetration_warnings(series, run.system.mesh.points, run.system.zones), *chattering]
+                *penetration_warnings(series, run.system.mesh.points, run.system.zones), *chattering,
+                *wear_warnings(series, run.system.zones)]
 
 
 @dataclass

@@ -37,6 +37,11 @@ DYNAMIC_ONLY = re.compile(
     r"|numerical_dissipation)$|(^|_)impact_\d+_"
 )
 
+#: Cuts of a load step (each into ``time.cut_factor``) before a static run gives up: the load path is
+#: then followed no further at that level's resolution (a smaller ``time.dt`` or more contact
+#: iterations are what would change it), in a bounded time.
+STATIC_CUTS = 6
+
 #: History columns of a direct run that describe motion in time (energies and work).
 DYNAMIC_SERIES = ("v", "kinetic", "work_loads", "normal_contact_work", "damping_dissipation",
                   "numerical_dissipation", "energy_residual")
@@ -96,6 +101,17 @@ class StaticAnalysis(DirectAnalysis):
         """No inertia: no density needed, and a support's displacement history on any body is exact."""
         return False
 
+    def smallest_step(self) -> float:
+        """``time.min_dt``, but no shorter than :data:`STATIC_CUTS` cuts of ``time.dt``."""
+        st = self.stepping
+        return max(st.min_dt, st.dt / st.cut_factor**STATIC_CUTS * (1.0 - 1e-9))
+
+    def give_up_advice(self) -> str:
+        """The load level the path stopped at and what to change."""
+        return (f"; the load path stopped short of time.end = {self.stepping.end:g} s after {STATIC_CUTS} cuts of "
+                "its step: give a smaller time.dt there, or a larger contact.max_iter (with penalty, a smaller "
+                "contact.e_n)")
+
     def stepper(
         self, system: System, scheme: TimeScheme, backend: SolverBackend, coupling: ContactCoupling | None
     ) -> NewmarkStepper:
@@ -108,11 +124,6 @@ class StaticAnalysis(DirectAnalysis):
                 f"{len(modes)} rigid-body motion(s) left free and no contact to hold them: "
                 "the static problem is singular (add supports)",
             )
-        if modes and system.nonlinear is not None:
-            body = system.nonlinear.bodies[0]
-            raise ModelError(self.model, "supports", f"{len(modes)} rigid-body motion(s) left free, held by contact "
-                             f"only: a static run of {body.kinematics!r} bodies needs supports that hold them (or "
-                             "a direct run)")
         return StaticStepper(system, backend, coupling, self.regularization if modes else 0.0, modes=modes)
 
     def _unheld(self, exc: UnheldBody) -> ModelError:
