@@ -35,11 +35,12 @@ no nodes to cut at: a plane is integrated exactly, a circle accurately.
 from __future__ import annotations
 
 import dataclasses
+import operator
 from functools import partial
 
 import numpy as np
 
-from fem2d.contact.kinematics import Kinematics, Rows, weighted_kinematics
+from fem2d.contact.kinematics import Kinematics, Rows, _same_object_and_values, weighted_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactZone
 from fem2d.contact.surface import MasterSurface
 from fem2d.contact.workspace import ContactWorkspace
@@ -212,14 +213,6 @@ def segment_quadrature(zone: ContactZone, cuts: tuple[np.ndarray, np.ndarray]
     return edge_of, phi, omega
 
 
-def _equal_keys(old: tuple, new: tuple) -> bool:
-    return old == new
-
-
-def _same_surface_and_nodes(old: tuple, new: tuple) -> bool:
-    return old[0] is new[0] and old[1] == new[1]
-
-
 def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.ndarray) -> Kinematics:
     r"""Mortar kinematics of the slave nodes at the boundary displacement ``d`` (n_boundary, 2):
     the slave edges cut where they face the master's nodes (:func:`cut_points`, at
@@ -233,11 +226,11 @@ def mortar_kinematics(problem: CondensedProblem, surface: MasterSurface, d: np.n
     if surface.kind != "circle":  # the master's frames, kept while its nodes stay put (a fixed master)
         master = coords[surface.nodes]
         frames = problem.workspace.last("mortar_frames", (surface, master.tobytes()),
-                                        partial(vertex_frames, surface, coords), _same_surface_and_nodes)
+                                        partial(vertex_frames, surface, coords), _same_object_and_values)
     cuts = cut_points(zone, surface, coords, frames)
     key = (cuts[0].tobytes(), cuts[1].tobytes())
     edge_of, phi, omega = problem.workspace.last("mortar_rule", key, partial(segment_quadrature, zone, cuts),
-                                                 _equal_keys)
+                                                 operator.eq)
     kin = weighted_kinematics(problem, surface, d, edge_of, phi, omega)
     if problem.compliance.shape != (2 * zone.n_boundary, 2 * zone.n_boundary):
         return kin  # (a problem without its bodies' compliance: the rows as they come)

@@ -23,13 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from fem2d.studies.execution import RunRecord
+from fem2d.studies.figures import read_pressure_csv
 
 
 def last_profile(record: RunRecord) -> tuple[np.ndarray, np.ndarray] | None:
     """(s, p) of the first zone at the last instant of the run's ``pressure.csv``, sorted by s
     (None without one)."""
-    from fem2d.studies.figures import read_pressure_csv
-
     if record.error is not None or not record.spec.out_dir:
         return None
     table = read_pressure_csv(Path(record.spec.out_dir) / "pressure.csv")
