@@ -9,8 +9,8 @@ model's assumptions.
 
 * ``cantilever_elastica``: a cantilever under a dead tip load, the elastica
   (:mod:`fem2d.exact.elastica`).
-* ``plane_strain_compression``: a block compressed homogeneously between smooth
-  supports (:mod:`fem2d.exact.compression`).
+* ``plane_strain_compression`` and ``plane_stress_compression``: a block (a thin sheet)
+  compressed homogeneously between smooth supports (:mod:`fem2d.exact.compression`).
 """
 
 from __future__ import annotations
@@ -225,16 +225,37 @@ def plane_strain_compression(case: Case, system: System) -> ExactReference:
     >>> round(reference.parameters["stretch"], 12), round(reference.value("TOP_reaction_y") / 1e6, 6)
     (0.7, -4.584239)
     """
-    from fem2d.exact.compression import uniaxial_plane_strain
+    return _uniaxial_block(case, system, "plane_strain")
+
+
+def plane_stress_compression(case: Case, system: System) -> ExactReference:
+    r"""The block of :func:`plane_strain_compression` as a thin sheet (``model.hypothesis =
+    "plane_stress"``, its ``model.thickness``), free across its thickness too:
+    :func:`fem2d.exact.compression.uniaxial_plane_stress`. The same quantities; the force is the
+    nominal stress times the reference width and thickness.
+
+    >>> from fem2d.case.build import build_system
+    >>> from fem2d.case.loading import load_case
+    >>> case = load_case("compression", overrides={"model.hypothesis": "plane_stress", "model.thickness": 0.01})
+    >>> reference = plane_stress_compression(case, build_system(case))
+    >>> round(reference.value("TOP_reaction_y") / 1e3, 6)
+    -40.523042
+    """
+    return _uniaxial_block(case, system, "plane_stress")
+
+
+def _uniaxial_block(case: Case, system: System, hypothesis: str) -> ExactReference:
+    from fem2d.exact.compression import uniaxial_plane_strain, uniaxial_plane_stress
 
     block = _block(case, system)
-    if case.get("model.hypothesis") != "plane_strain":
-        raise NoExactSolution("the block is in plane strain (model.hypothesis = \"plane_strain\")")
+    if case.get("model.hypothesis") != hypothesis:
+        raise NoExactSolution(f"the block is in {hypothesis.replace('_', ' ')} (model.hypothesis = \"{hypothesis}\")")
+    uniaxial = uniaxial_plane_strain if hypothesis == "plane_strain" else uniaxial_plane_stress
     width = block.length
     law, stretch, values = compressed_block(
         case, system, block, block.on_x(block.x0), ("block", "on its side x = x0", "the side"),
-        uniaxial_plane_strain, width * case.get("model.thickness"), block.x0)
-    source = (f"exact: homogeneous plane-strain compression, {law} E={block.material['E']:g} "
+        uniaxial, width * case.get("model.thickness"), block.x0)
+    source = (f"exact: homogeneous {hypothesis.replace('_', '-')} compression, {law} E={block.material['E']:g} "
               f"nu={block.material['nu']:g}, w={width:g} m H={block.height:g} m, stretch {stretch:.6g} at the end")
     return ExactReference(source, values.get, parameters={"law": law, "stretch": stretch, "width": width,
                                                           "height": block.height})
@@ -294,4 +315,5 @@ def compressed_block(case: Case, system: System, block: Block, lateral: np.ndarr
 STATIC_MODELS: dict[str, Callable[[Case, System], ExactReference]] = {
     "cantilever_elastica": cantilever_elastica,
     "plane_strain_compression": plane_strain_compression,
+    "plane_stress_compression": plane_stress_compression,
 }

@@ -1,4 +1,5 @@
-r"""Homogeneous plane-strain uniaxial loading of a hyperelastic block.
+r"""Homogeneous uniaxial loading of a hyperelastic block in plane strain, and of a thin sheet in plane
+stress (:func:`uniaxial_plane_stress`).
 
 A block is stretched by :math:`\lambda_y` along :math:`y` (imposed), its
 lateral faces :math:`x` are traction-free and the out-of-plane stretch is 1
@@ -145,3 +146,54 @@ def uniaxial_plane_strain(stretch, law: str, E: float, nu: float) -> UniaxialRes
         p_yy = mu * (b - 1.0 / b) + lam * log_j / b
         s_yy, s_zz = p_yy / a, lam * log_j / (a * b)
     return UniaxialResponse(*(_scalar_or_array(np.asarray(v, dtype=float)) for v in (a, p_yy, s_yy, s_zz)))
+
+
+def uniaxial_plane_stress(stretch, law: str, E: float, nu: float) -> UniaxialResponse:
+    r"""Uniaxial response of a thin sheet (plane stress) to the stretch :math:`\lambda_y` (> 0, scalar
+    or array): the lateral and the out-of-plane faces are free, so by isotropy the sheet narrows
+    and thins alike, :math:`\mathbf F = \mathrm{diag}(\lambda_x, \lambda_y, \lambda_x)`,
+    :math:`J = \lambda_x^2 \lambda_y`, and ``out_of_plane_stress`` is 0.
+
+    Saint Venant-Kirchhoff: :math:`S_{xx} = \lambda (2 E_{xx} + E_{yy}) + 2 \mu E_{xx} = 0` gives
+    :math:`E_{xx} = -\nu E_{yy}` and :math:`S_{yy} = E\, E_{yy}`, :math:`P_{yy} = \lambda_y S_{yy}`.
+    Neo-Hookean: :math:`\mu(\lambda_x^2 - 1) + \lambda \ln J = 0`, that is
+    :math:`g(x) = \mu (e^{2x} - 1) + \lambda (2x + \ln\lambda_y)` with :math:`x = \ln\lambda_x`
+    (the plane-strain equation with :math:`\lambda` doubled and :math:`\ln\lambda_y` halved),
+    :math:`P_{yy} = \mu(\lambda_y - 1/\lambda_y) + \lambda \ln J / \lambda_y`.
+    Hooke: :math:`\sigma_{yy} = E \varepsilon`, :math:`\varepsilon_{xx} = -\nu\varepsilon`.
+    The Cauchy stress :math:`\sigma_{yy} = P_{yy} / \lambda_x^2` (force per current area).
+
+    >>> r = uniaxial_plane_stress(1.2, "saint_venant_kirchhoff", 2.0, 0.0)  # P = E b (b^2 - 1) / 2
+    >>> round(r.nominal_stress, 12), r.lateral_stretch
+    (0.528, 1.0)
+    >>> r = uniaxial_plane_stress(0.8, "neo_hookean", 2.6, 0.3)
+    >>> mu, lam = 1.0, 1.5
+    >>> bool(abs(mu * (r.lateral_stretch**2 - 1) + lam * np.log(r.lateral_stretch**2 * 0.8)) < 1e-15)
+    True
+    """
+    checked_material(law, E, nu)
+    b = np.asarray(stretch, dtype=float)
+    if not np.all(b > 0.0):
+        raise InputError("stretch: expected stretches > 0 (1 is the undeformed sheet, 0.7 a 30 % compression)")
+    lam, mu = lame(E, nu)
+    if law == "hooke":
+        strain = b - 1.0
+        sigma = E * strain
+        a, p_yy, s_yy = 1.0 - nu * strain, sigma, sigma
+    elif law == "saint_venant_kirchhoff":
+        e_yy = 0.5 * (b**2 - 1.0)
+        e_xx = -nu * e_yy
+        if np.any(1.0 + 2.0 * e_xx <= 0.0):
+            raise InputError(
+                f"stretch {stretch!r}: saint_venant_kirchhoff finds no lateral stretch that frees the sides "
+                f"beyond a stretch of sqrt(1 + 1/nu) = {np.sqrt(1.0 + 1.0 / nu):.6g}"
+            )
+        a = np.sqrt(1.0 + 2.0 * e_xx)
+        p_yy = b * E * e_yy
+        s_yy = p_yy / a**2
+    else:
+        a = _neo_hookean_lateral(np.sqrt(b), 2.0 * lam, mu)
+        p_yy = mu * (b - 1.0 / b) + lam * np.log(a * a * b) / b
+        s_yy = p_yy / a**2
+    zero = np.zeros_like(b)
+    return UniaxialResponse(*(_scalar_or_array(np.asarray(v, dtype=float)) for v in (a, p_yy, s_yy, zero)))

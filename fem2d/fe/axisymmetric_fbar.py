@@ -69,9 +69,9 @@ from fem2d.fe.axisymmetric_hyperelastic import (
 from fem2d.fe.elasticity import CHUNK
 from fem2d.fe.elements import reference_element
 from fem2d.fe.geometry import cell_geometry, check_jacobians
-from fem2d.fe.hyperelastic import _check_law, _raise_inverted, lame
+from fem2d.fe.hyperelastic_laws import check_law, lame
 from fem2d.fe.quadrature import QuadratureRule
-from fem2d.fe.response import CellResponse, cell_positions
+from fem2d.fe.response import CellResponse, cell_positions, raise_inverted
 from fem2d.mesh.mesh import CellBlock
 
 _I3 = np.eye(3)
@@ -156,7 +156,7 @@ def axisymmetric_fbar_cells(
     >>> bool(np.allclose(K, K.T)), float(np.abs(K @ [0, 1, 0, 1, 0, 1, 0, 1]).max()) < 1e-12
     (True, True)
     """
-    _check_law(law)
+    check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     nc, nn = block.nodes.shape
@@ -208,7 +208,7 @@ def axisymmetric_fbar_cells(
             + s_total[:, None, None] * d2phi
         )
     if n_bad:
-        _raise_inverted(n_bad, group)
+        raise_inverted(n_bad, group)
     return CellResponse(energy=energy, force=force, tangent=KT)
 
 
@@ -236,7 +236,7 @@ def axisymmetric_fbar_cauchy_cell_nodal_stresses(
     ...                                              "saint_venant_kirchhoff", 2.6, 0.3)[0, 0].round(6)
     array([0.143182, 0.40425 , 0.      , 0.143182])
     """
-    _check_law(law)
+    check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     gauss = cell_geometry(points, block, None, check=False)
@@ -251,7 +251,7 @@ def axisymmetric_fbar_cauchy_cell_nodal_stresses(
     H[..., 2, 2] = np.where(on_axis, H[..., 0, 0], H[..., 2, 2])  # the limit of u_r / R
     Hbar, _, ok = _fbar(H, phi)
     if not ok.all():
-        _raise_inverted(int((~ok).sum()), None)
+        raise_inverted(int((~ok).sum()), None)
     _, S, _ = axisymmetric_material_response(Hbar, law, mu, lam, tangent=False)
     Fbar = _I3 + Hbar
     sigma = Fbar @ S @ np.swapaxes(Fbar, -1, -2) / np.exp(phi)[:, None, None, None]

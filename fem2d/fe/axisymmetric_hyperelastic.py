@@ -32,9 +32,9 @@ from fem2d.fe.axisymmetric import radial_weights
 from fem2d.fe.elasticity import CHUNK
 from fem2d.fe.elements import reference_element
 from fem2d.fe.geometry import cell_geometry, check_jacobians
-from fem2d.fe.hyperelastic import _check_law, _displacement_gradients, _raise_inverted, lame
+from fem2d.fe.hyperelastic_laws import check_law, lame
 from fem2d.fe.quadrature import QuadratureRule
-from fem2d.fe.response import CellResponse, InvertedCells, cell_positions
+from fem2d.fe.response import CellResponse, InvertedCells, cell_positions, displacement_gradients, raise_inverted
 from fem2d.mesh.mesh import CellBlock
 
 #: The (row, column) of the five components of F that are not zero: rr, rz, zr, zz, tt.
@@ -80,7 +80,7 @@ def axisymmetric_material_response(H: np.ndarray, law: str, mu: float, lam: floa
         + (\mu - \lambda \ln J)(C^{-1}_{IK} C^{-1}_{JL} + C^{-1}_{IL} C^{-1}_{JK}).
 
     With :math:`H_{33} = 0` these are the plane-strain ones of
-    :func:`fem2d.fe.hyperelastic.material_response`.
+    :func:`fem2d.fe.hyperelastic_laws.material_response`.
 
     Parameters
     ----------
@@ -88,7 +88,7 @@ def axisymmetric_material_response(H: np.ndarray, law: str, mu: float, lam: floa
         Displacement gradients, :math:`\det(I + H) > 0`.
     law : {"saint_venant_kirchhoff", "neo_hookean"}
     mu, lam : float
-        Lamé coefficients (Pa), see :func:`fem2d.fe.hyperelastic.lame`.
+        Lamé coefficients (Pa), see :func:`fem2d.fe.hyperelastic_laws.lame`.
     tangent : bool
         Also return the material tangent.
 
@@ -112,7 +112,7 @@ def axisymmetric_material_response(H: np.ndarray, law: str, mu: float, lam: floa
     >>> round(float(W), 6), np.diag(S).round(3).tolist()
     (0.06615, [0.63, 0.42, 0.63])
     """
-    _check_law(law)
+    check_law(law)
     Ht = np.swapaxes(H, -1, -2)
     two_E = H + Ht + Ht @ H
     if law == "saint_venant_kirchhoff":
@@ -145,7 +145,7 @@ def _gradients(ue: np.ndarray, geo, R: np.ndarray):
     (:data:`COMPONENTS`) with respect to the nodal displacements."""
     nc, nq, nn, _ = geo.grad.shape
     H = np.zeros((nc, nq, 3, 3))
-    H[..., :2, :2] = _displacement_gradients(ue, geo.grad)
+    H[..., :2, :2] = displacement_gradients(ue, geo.grad)
     N = np.broadcast_to(geo.shape[None], (nc, nq, nn))
     with np.errstate(divide="ignore", invalid="ignore"):
         hoop = N / R[..., None]
@@ -241,7 +241,7 @@ def axisymmetric_hyperelastic_cells(
     >>> round(float(out.force[0, 5] + out.force[0, 7]) / (3 * np.pi), 6), round(float(out.energy[0]) / (3 * np.pi), 6)
     (0.40425, 0.019294)
     """
-    _check_law(law)
+    check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     nc, nn = block.nodes.shape
@@ -274,7 +274,7 @@ def axisymmetric_hyperelastic_cells(
             KT[start : start + m] = np.einsum("cqim,cqmn,cqjn->cij", Dm * dV[..., None, None], A5, Dm,
                                               optimize=True)
     if bad:
-        _raise_inverted(len(bad), group)
+        raise_inverted(len(bad), group)
     return CellResponse(energy=energy, force=force, tangent=KT)
 
 
@@ -311,7 +311,7 @@ def axisymmetric_cauchy_cell_nodal_stresses(
     >>> axisymmetric_cauchy_cell_nodal_stresses(X, block, u, "saint_venant_kirchhoff", 2.6, 0.3)[0, 0].round(6)
     array([0.143182, 0.40425 , 0.      , 0.143182])
     """
-    _check_law(law)
+    check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     element = reference_element(block.kind)
@@ -325,7 +325,7 @@ def axisymmetric_cauchy_cell_nodal_stresses(
     J = _jacobians(H)
     bad = np.flatnonzero(~(J > 0).all(axis=1))
     if len(bad):
-        _raise_inverted(len(bad), None)
+        raise_inverted(len(bad), None)
     _, S, _ = axisymmetric_material_response(H, law, mu, lam, tangent=False)
     F = _I3 + H
     sigma = F @ S @ np.swapaxes(F, -1, -2) / J[..., None, None]

@@ -18,7 +18,7 @@ its reference area), is kept as the variant "mean" the measurements below compar
 :math:`\bar F` keeps the in-plane isochoric part of :math:`F`
 (:math:`\bar F / \sqrt{\det \bar F} = F / \sqrt J`) and takes the cell's volume change,
 :math:`\det \bar F = J_0`, as B-bar's constant pressure space. The cell's energy is the
-law's (:func:`~fem2d.fe.hyperelastic.material_response`) at :math:`\bar F`, integrated over
+law's (:func:`~fem2d.fe.hyperelastic_laws.material_response`) at :math:`\bar F`, integrated over
 the reference cell; its force and tangent are that energy's exact gradient and Hessian in
 the nodal displacements (symmetric, but not the usual :math:`G (F \mathbb{C} F + S) G`
 form). With :math:`\varphi = \ln J_0` (a function of the cell's displacements, gradient
@@ -195,16 +195,9 @@ import numpy as np
 from fem2d.fe.elasticity import CHUNK
 from fem2d.fe.elements import reference_element
 from fem2d.fe.geometry import cell_geometry, check_jacobians
-from fem2d.fe.hyperelastic import (
-    _check_law,
-    _displacement_gradients,
-    _inverse,
-    _raise_inverted,
-    lame,
-    material_response,
-)
+from fem2d.fe.hyperelastic_laws import check_law, inverse_2x2, lame, material_response
 from fem2d.fe.quadrature import QuadratureRule
-from fem2d.fe.response import CellResponse, cell_positions
+from fem2d.fe.response import CellResponse, cell_positions, displacement_gradients, raise_inverted
 from fem2d.mesh.mesh import CellBlock
 
 _I2 = np.eye(2)
@@ -251,8 +244,8 @@ def _volume_change(kind: str, points, sub: CellBlock, ue: np.ndarray, geo, H: np
             G0 = cell_geometry(points, sub, cell_centre(kind), group, check=False).grad  # (c, 1, nn, 2)
         else:  # the gradient of the cell's mean F
             G0 = (np.einsum("cq,cqiJ->ciJ", geo.dx, geo.grad) / geo.dx.sum(axis=1)[:, None, None])[:, None]
-        H0 = _displacement_gradients(ue, G0)
-        Fi, _ = _inverse(_I2 + H0)
+        H0 = displacement_gradients(ue, G0)
+        Fi, _ = inverse_2x2(_I2 + H0)
         j0 = _det(H0)[:, 0]
         with np.errstate(invalid="ignore"):
             phi = np.where(j0 > -1.0, np.log1p(j0), np.nan)
@@ -266,7 +259,7 @@ def _volume_change(kind: str, points, sub: CellBlock, ue: np.ndarray, geo, H: np
     j = _det(H)
     V = geo.dx.sum(axis=1)
     J = 1.0 + j
-    Fi, _ = _inverse(_I2 + H)
+    Fi, _ = inverse_2x2(_I2 + H)
     w = geo.dx * J / V[:, None]
     with np.errstate(invalid="ignore"):
         phi = np.where((j > -1.0).all(axis=1), np.log1p((geo.dx * j).sum(axis=1) / V), np.nan)
@@ -326,7 +319,7 @@ def fbar_cells(
     >>> round(float(bend @ K @ bend), 4)
     0.8889
     """
-    _check_law(law)
+    check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     nc, nn = block.nodes.shape
@@ -339,7 +332,7 @@ def fbar_cells(
         m = len(sub)
         geo = cell_geometry(points, sub, rule, group, check=False)
         check_jacobians(geo.det, block.kind, group, offset=start)
-        H = _displacement_gradients(ue[start : start + m], geo.grad)
+        H = displacement_gradients(ue[start : start + m], geo.grad)
         phi, dphi, d2phi = _volume_change(block.kind, points, sub, ue[start : start + m], geo, H, group,
                                           2 if tangent else 1)
         Hbar, alpha, ok = fbar_gradients(H, phi)
@@ -352,7 +345,7 @@ def fbar_cells(
         nq = dx.shape[1]
         energy[start : start + m] = np.einsum("cq,cq->c", dx, W)
         F = _I2 + H
-        Fi, _ = _inverse(F)
+        Fi, _ = inverse_2x2(F)
         Fit = np.swapaxes(Fi, -1, -2)
         P = Fbar @ S
         s = 0.5 * np.einsum("cqaJ,cqaJ->cq", P, Fbar)
@@ -382,7 +375,7 @@ def fbar_cells(
             + s_total[:, None, None, None, None] * d2phi
         )
     if n_bad:
-        _raise_inverted(n_bad, group)
+        raise_inverted(n_bad, group)
     return CellResponse(
         energy=energy,
         force=force.reshape(nc, 2 * nn),
@@ -418,17 +411,17 @@ def fbar_cauchy_cell_nodal_stresses(
     ...                                 2.6, 0.3)[0, 0].round(6)
     array([0.40425 , 0.143182, 0.      , 0.143182])
     """
-    _check_law(law)
+    check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     element = reference_element(block.kind)
     gauss = cell_geometry(points, block, None, check=False)
-    phi, _, _ = _volume_change(block.kind, points, block, ue, gauss, _displacement_gradients(ue, gauss.grad), None,
+    phi, _, _ = _volume_change(block.kind, points, block, ue, gauss, displacement_gradients(ue, gauss.grad), None,
                                order=0)
     geo = cell_geometry(points, block, QuadratureRule(element.nodes, np.ones(element.n_nodes)), check=False)
-    Hbar, _, ok = fbar_gradients(_displacement_gradients(ue, geo.grad), phi)
+    Hbar, _, ok = fbar_gradients(displacement_gradients(ue, geo.grad), phi)
     if not ok.all():
-        _raise_inverted(int((~ok).sum()), None)
+        raise_inverted(int((~ok).sum()), None)
     Fbar = _I2 + Hbar
     J0 = 1.0 + _det(Hbar)
     _, S, S33, _ = material_response(Fbar, law, mu, lam, tangent=False, H=Hbar)

@@ -10,159 +10,31 @@ The deformation gradient at a point of reference position :math:`X` is
 strain energy per unit reference volume :math:`W`.
 """
 
+
 from __future__ import annotations
 
 import numpy as np
 
-from fem2d.errors import InputError
-from fem2d.fe.elasticity import CHUNK, elasticity_matrix
+from fem2d.fe.elasticity import CHUNK
 from fem2d.fe.elements import reference_element
+from fem2d.fe.fbar import fbar_cauchy_cell_nodal_stresses, fbar_cells
 from fem2d.fe.geometry import cell_geometry, check_jacobians
+from fem2d.fe.hyperelastic_laws import LAWS, check_law, lame, material_response
+from fem2d.fe.plane_stress import plane_stress_response
 from fem2d.fe.quadrature import QuadratureRule
-from fem2d.fe.response import CellResponse, InvertedCells, cell_positions
+from fem2d.fe.response import (
+    CellResponse,
+    InvertedCells,
+    cell_positions,
+    displacement_gradients,
+    inverted_cells,
+    raise_inverted,
+)
 from fem2d.mesh.mesh import CellBlock
 
-LAWS = ("saint_venant_kirchhoff", "neo_hookean")
+__all__ = ["LAWS", "InvertedCells", "cauchy_cell_nodal_stresses", "hyperelastic_cells", "lame", "material_response"]
 
 _I2 = np.eye(2)
-
-
-def lame(E: float, nu: float) -> tuple[float, float]:
-    r"""Lamé coefficients ``(mu, lam)`` (Pa) of Young's modulus and Poisson's ratio.
-
-    .. math::
-
-        \mu = \frac{E}{2 (1 + \nu)}, \qquad \lambda = \frac{E \nu}{(1 + \nu)(1 - 2 \nu)}
-
-    Examples
-    --------
-    >>> lame(2.5, 0.25)
-    (1.0, 1.0)
-    """
-    elasticity_matrix(E, nu)  # checks E > 0 and -1 < nu < 1/2
-    return E / (2.0 * (1.0 + nu)), E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu))
-
-
-def _check_law(law: str) -> None:
-    if law not in LAWS:
-        raise InputError(f"hyperelastic: law must be one of {', '.join(LAWS)}, got {law!r}")
-
-
-def _inverse(C: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Inverse and determinant of a stack of 2x2 matrices (..., 2, 2)."""
-    det = C[..., 0, 0] * C[..., 1, 1] - C[..., 0, 1] * C[..., 1, 0]
-    adj = np.stack([np.stack([C[..., 1, 1], -C[..., 0, 1]], -1), np.stack([-C[..., 1, 0], C[..., 0, 0]], -1)], -2)
-    return adj / det[..., None, None], det
-
-
-def material_response(F: np.ndarray, law: str, mu: float, lam: float, tangent: bool = True,
-                      H: np.ndarray | None = None):
-    r"""Energy density, 2nd Piola-Kirchhoff stress and material tangent of a plane-strain
-    deformation gradient.
-
-    Saint Venant-Kirchhoff, :math:`E = (C - I)/2` (:math:`E_{33} = 0`):
-
-    .. math::
-
-        W = \tfrac{\lambda}{2} (\operatorname{tr} E)^2 + \mu E:E, \quad
-        S = \lambda \operatorname{tr} E\, I + 2 \mu E, \quad
-        \mathbb{C}_{IJKL} = \lambda \delta_{IJ}\delta_{KL} + \mu (\delta_{IK}\delta_{JL} + \delta_{IL}\delta_{JK}),
-        \quad S_{33} = \lambda \operatorname{tr} E.
-
-    Compressible neo-Hookean, :math:`I_1 = C_{11} + C_{22} + 1`:
-
-    .. math::
-
-        W = \tfrac{\mu}{2} (I_1 - 3 - 2 \ln J) + \tfrac{\lambda}{2} (\ln J)^2, \quad
-        S = \mu (I - C^{-1}) + \lambda \ln J\, C^{-1}, \\
-        \mathbb{C}_{IJKL} = \lambda C^{-1}_{IJ} C^{-1}_{KL}
-        + (\mu - \lambda \ln J)(C^{-1}_{IK} C^{-1}_{JL} + C^{-1}_{IL} C^{-1}_{JK}),
-        \quad S_{33} = \mu (1 - C_{33}^{-1}) + \lambda \ln J\, C_{33}^{-1} = \lambda \ln J.
-
-    Parameters
-    ----------
-    F : ndarray, shape (..., 2, 2)
-        In-plane deformation gradients with ``det F > 0``.
-    law : {"saint_venant_kirchhoff", "neo_hookean"}
-    mu, lam : float
-        Lamé coefficients (Pa), see :func:`lame`.
-    tangent : bool
-        Also return the material tangent.
-    H : ndarray, shape (..., 2, 2), optional
-        The displacement gradient :math:`F - I`, when known: the strain is then made from it,
-        :math:`2E = H + H^T + H^T H` (and :math:`\ln J = \operatorname{log1p}(\operatorname{tr} H
-        + \det H)`), without the round-off of :math:`C - I` (1e-16, times a steel's
-        modulus a stress of 2e-5 Pa, which a Newton iteration of a stiff body cannot get below).
-
-    Returns
-    -------
-    W : ndarray, shape (...)
-        Energy per unit reference volume (J/m^3).
-    S : ndarray, shape (..., 2, 2)
-        In-plane second Piola-Kirchhoff stress (Pa).
-    S33 : ndarray, shape (...)
-        Out-of-plane second Piola-Kirchhoff stress (Pa).
-    CC : ndarray, shape (..., 2, 2, 2, 2), or None
-        Material tangent (Pa).
-
-    Examples
-    --------
-    >>> W, S, S33, CC = material_response(np.diag([1.1, 1.0]), "saint_venant_kirchhoff", 1.0, 2.0)
-    >>> round(float(W), 6), S.round(3).tolist(), round(float(S33), 3)
-    (0.02205, [[0.42, 0.0], [0.0, 0.21]], 0.21)
-    """
-    _check_law(law)
-    C = np.swapaxes(F, -1, -2) @ F  # F^T F (matmul: einsum's generic loop is slow on 2 x 2 blocks)
-    if H is None:
-        two_E = C - _I2
-    else:
-        two_E = H + np.swapaxes(H, -1, -2) + np.swapaxes(H, -1, -2) @ H
-    if law == "saint_venant_kirchhoff":
-        Eg = 0.5 * two_E
-        tr = Eg[..., 0, 0] + Eg[..., 1, 1]
-        W = 0.5 * lam * tr**2 + mu * np.einsum("...IJ,...IJ->...", Eg, Eg)
-        S = lam * tr[..., None, None] * _I2 + 2.0 * mu * Eg
-        S33 = lam * tr
-        CC = None
-        if tangent:
-            d = _I2
-            CC0 = lam * np.einsum("IJ,KL->IJKL", d, d) + mu * (
-                np.einsum("IK,JL->IJKL", d, d) + np.einsum("IL,JK->IJKL", d, d)
-            )
-            CC = np.broadcast_to(CC0, F.shape[:-2] + (2, 2, 2, 2))
-        return W, S, S33, CC
-    Ci, detC = _inverse(C)
-    if H is None:
-        lnJ = 0.5 * np.log(detC)
-    else:
-        lnJ = np.log1p(H[..., 0, 0] + H[..., 1, 1] + H[..., 0, 0] * H[..., 1, 1] - H[..., 0, 1] * H[..., 1, 0])
-    W = 0.5 * mu * (two_E[..., 0, 0] + two_E[..., 1, 1] - 2.0 * lnJ) + 0.5 * lam * lnJ**2
-    # I - C^-1 = C^-1 (C - I)
-    S = mu * (Ci @ two_E) + (lam * lnJ)[..., None, None] * Ci
-    S33 = lam * lnJ
-    CC = None
-    if tangent:
-        coef = (mu - lam * lnJ)[..., None, None, None, None]
-        CC = lam * np.einsum("...IJ,...KL->...IJKL", Ci, Ci) + coef * (
-            np.einsum("...IK,...JL->...IJKL", Ci, Ci) + np.einsum("...IL,...JK->...IJKL", Ci, Ci)
-        )
-    return W, S, S33, CC
-
-
-def _displacement_gradients(ue: np.ndarray, grad: np.ndarray) -> np.ndarray:
-    """``H[c, q, a, K] = sum_j u_ja dN_j/dX_K`` (``F = I + H``)."""
-    ue = ue - ue.mean(axis=1, keepdims=True)  # the same gradient, without the round-off of a large translation
-    return np.swapaxes(ue, 1, 2)[:, None] @ grad  # sum_j u_ja grad_qjk
-
-
-def _inverted(J: np.ndarray, offset: int = 0) -> np.ndarray:
-    """Ids of the cells with ``det F <= 0`` (or NaN) at some point."""
-    return np.flatnonzero(~(J > 0).all(axis=1)) + offset
-
-
-def _raise_inverted(n_bad: int, group: str | None) -> None:
-    where = f"group {group!r}" if group else "cell block"
-    raise InvertedCells(f"{where}: {n_bad} cell(s) turned inside out (det F <= 0 at a point); cut the step")
 
 
 def hyperelastic_cells(
@@ -177,8 +49,10 @@ def hyperelastic_cells(
     group: str | None = None,
     tangent: bool = True,
     fbar: bool = False,
+    plane_stress: bool = False,
 ) -> CellResponse:
-    r"""Energy, internal force and tangent of hyperelastic plane-strain cells (total Lagrangian).
+    r"""Energy, internal force and tangent of hyperelastic plane-strain or plane-stress cells
+    (total Lagrangian).
 
     With :math:`G_{jJ} = \partial N_j/\partial X_J` and the reference weights
     :math:`dX_q = w_q \det J_q` (see :func:`material_response` for :math:`W, S, \mathbb{C}`):
@@ -214,6 +88,10 @@ def hyperelastic_cells(
     fbar : bool
         F-bar: the law at :math:`\bar F = (J_0 / J)^{1/2} F`, :math:`J_0` the volume change of
         the cell, for nearly incompressible bodies (:func:`fem2d.fe.fbar.fbar_cells`).
+    plane_stress : bool
+        A thin sheet free on its faces: :math:`S_{33} = 0` at every point
+        (:func:`fem2d.fe.plane_stress.plane_stress_response`); the default is plane strain,
+        :math:`F_{33} = 1`. ``thickness`` is the sheet's reference thickness.
 
     Returns
     -------
@@ -239,11 +117,12 @@ def hyperelastic_cells(
     >>> round(float(out.force[0, 2] + out.force[0, 4]), 6), round(float(out.energy[0]), 6)
     (0.40425, 0.019294)
     """
+    if fbar and plane_stress:
+        raise ValueError("F-bar is for plane strain: a plane-stress sheet's thickness is free to change")
     if fbar:
-        from fem2d.fe.fbar import fbar_cells  # (it builds on this module)
-
         return fbar_cells(points, block, u, law, E, nu, thickness, rule, group, tangent)
-    _check_law(law)
+    check_law(law)
+    response = plane_stress_response if plane_stress else material_response
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     nc, nn = block.nodes.shape
@@ -256,13 +135,13 @@ def hyperelastic_cells(
         m = len(sub)
         geo = cell_geometry(points, CellBlock(block.kind, sub), rule, group, check=False)
         check_jacobians(geo.det, block.kind, group, offset=start)
-        H = _displacement_gradients(ue[start : start + m], geo.grad)
+        H = displacement_gradients(ue[start : start + m], geo.grad)
         F = _I2 + H
         J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
-        bad.extend(_inverted(J, start))
+        bad.extend(inverted_cells(J, start))
         if bad:
             continue  # only count the rest
-        W, S, _, CC = material_response(F, law, mu, lam, tangent, H)
+        W, S, _, CC = response(F, law, mu, lam, tangent, H)
         dx = geo.dx * thickness
         energy[start : start + m] = np.einsum("cq,cq->c", dx, W)
         P = F @ S
@@ -274,7 +153,7 @@ def hyperelastic_cells(
             Kc = np.matmul(GA, geo.grad.transpose(0, 1, 3, 2).reshape(m, nq * 2, nn)).reshape(m, nn, 2, 2, nn)
             KT[start : start + m] = Kc.transpose(0, 1, 2, 4, 3)
     if bad:
-        _raise_inverted(len(bad), group)
+        raise_inverted(len(bad), group)
     return CellResponse(
         energy=energy,
         force=force.reshape(nc, 2 * nn),
@@ -283,7 +162,8 @@ def hyperelastic_cells(
 
 
 def cauchy_cell_nodal_stresses(
-    points: np.ndarray, block: CellBlock, u: np.ndarray, law: str, E: float, nu: float, fbar: bool = False
+    points: np.ndarray, block: CellBlock, u: np.ndarray, law: str, E: float, nu: float, fbar: bool = False,
+    plane_stress: bool = False,
 ) -> np.ndarray:
     r"""Cauchy stress of each cell at its own nodes (Pa), shape (nc, nn, 4): (xx, yy, xy, zz).
 
@@ -296,7 +176,10 @@ def cauchy_cell_nodal_stresses(
 
     with :math:`S, S_{33}` from :func:`material_response`: :math:`S_{33} = \lambda \operatorname{tr} E`
     (Saint Venant-Kirchhoff), :math:`\lambda \ln J` (neo-Hookean). ``fbar``: those of
-    :math:`\bar F` (:func:`fem2d.fe.fbar.fbar_cauchy_cell_nodal_stresses`).
+    :math:`\bar F` (:func:`fem2d.fe.fbar.fbar_cauchy_cell_nodal_stresses`). ``plane_stress``:
+    :math:`\sigma = F S F^T / (J \lambda_3)` with the sheet's thinning
+    :math:`\lambda_3 = \sqrt{C_{33}}` (:func:`fem2d.fe.plane_stress.plane_stress_response`),
+    and :math:`\sigma_{zz} = 0`.
 
     Raises
     ------
@@ -313,23 +196,35 @@ def cauchy_cell_nodal_stresses(
     >>> u = (X * [0.1, 0.0]).ravel()
     >>> cauchy_cell_nodal_stresses(X, block, u, "saint_venant_kirchhoff", 2.6, 0.3)[0, 0].round(6)
     array([0.40425 , 0.143182, 0.      , 0.143182])
-    """
-    if fbar:
-        from fem2d.fe.fbar import fbar_cauchy_cell_nodal_stresses
 
+    The same square as a thin sheet (:math:`\lambda^* = 6/7`):
+    :math:`S_{xx} = (\lambda^* + 2 \mu) E_{xx} = 0.3`, :math:`S_{yy} = \lambda^* E_{xx} = 0.09`, the sheet
+    thinned to :math:`C_{33} = 1 - 2 \lambda E_{xx} / (\lambda + 2 \mu) = 0.91`,
+    :math:`\sigma = F S F^T / (1.1 \sqrt{0.91})`, no stress across it:
+
+    >>> cauchy_cell_nodal_stresses(X, block, u, "saint_venant_kirchhoff", 2.6, 0.3, plane_stress=True)[0, 0].round(6)
+    array([0.345934, 0.085769, 0.      , 0.      ])
+    """
+    if fbar and plane_stress:
+        raise ValueError("F-bar is for plane strain: a plane-stress sheet's thickness is free to change")
+    if fbar:
         return fbar_cauchy_cell_nodal_stresses(points, block, u, law, E, nu)
-    _check_law(law)
+    check_law(law)
     mu, lam = lame(E, nu)
     _, ue = cell_positions(points, block, u)
     element = reference_element(block.kind)
     at_nodes = QuadratureRule(element.nodes, np.ones(element.n_nodes))
     geo = cell_geometry(points, block, at_nodes, check=False)
-    H = _displacement_gradients(ue, geo.grad)
+    H = displacement_gradients(ue, geo.grad)
     F = _I2 + H
     J = F[..., 0, 0] * F[..., 1, 1] - F[..., 0, 1] * F[..., 1, 0]
-    bad = _inverted(J)
+    bad = inverted_cells(J)
     if len(bad):
-        _raise_inverted(len(bad), None)
-    _, S, S33, _ = material_response(F, law, mu, lam, tangent=False, H=H)
+        raise_inverted(len(bad), None)
+    if plane_stress:
+        _, S, C33, _ = plane_stress_response(F, law, mu, lam, tangent=False, H=H)
+        J, S33 = J * np.sqrt(C33), np.zeros_like(J)
+    else:
+        _, S, S33, _ = material_response(F, law, mu, lam, tangent=False, H=H)
     sigma = np.einsum("cqaI,cqIJ,cqbJ->cqab", F, S, F) / J[..., None, None]
     return np.stack([sigma[..., 0, 0], sigma[..., 1, 1], sigma[..., 0, 1], S33 / J], axis=-1)

@@ -46,3 +46,19 @@ def cell_positions(points: np.ndarray, block: CellBlock, u: np.ndarray) -> tuple
         )
     nc, nn = block.nodes.shape
     return points[block.nodes], u[node_dofs(block.nodes)].reshape(nc, nn, 2)
+
+
+def displacement_gradients(ue: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """``H[c, q, a, K] = sum_j u_ja dN_j/dX_K`` (``F = I + H``)."""
+    ue = ue - ue.mean(axis=1, keepdims=True)  # the same gradient, without the round-off of a large translation
+    return np.swapaxes(ue, 1, 2)[:, None] @ grad  # sum_j u_ja grad_qjk
+
+
+def inverted_cells(J: np.ndarray, offset: int = 0) -> np.ndarray:
+    """Ids of the cells with ``det F <= 0`` (or NaN) at some point."""
+    return np.flatnonzero(~(J > 0).all(axis=1)) + offset
+
+
+def raise_inverted(n_bad: int, group: str | None) -> None:
+    where = f"group {group!r}" if group else "cell block"
+    raise InvertedCells(f"{where}: {n_bad} cell(s) turned inside out (det F <= 0 at a point); cut the step")

@@ -205,9 +205,6 @@ class Body:
         if self.kinematics == "corotational" and self.axisymmetric:
             raise ModelError(self, "kinematics", "\"corotational\" is for plane bodies (a solid of revolution "
                                                  "turns about its axis only): use \"small\" or a plane hypothesis")
-        if self.kinematics == "finite" and self.hypothesis == "plane_stress":
-            raise ModelError(self, "kinematics", "\"finite\" strain is available in plane strain and axisymmetry "
-                                                 "only, not with hypothesis 'plane_stress'")
         if self.volumetric == "bbar" and self.kinematics == "corotational":
             raise ModelError(self, "volumetric", "\"bbar\" is for \"small\" and \"finite\" kinematics (F-bar): a "
                                                  "\"corotational\" body integrates its volume change in full; for a "
@@ -369,7 +366,7 @@ class Body:
             from fem2d.fe.hyperelastic import cauchy_cell_nodal_stresses
 
             return cauchy_cell_nodal_stresses(mesh.points, block, u, self.finite_law, self.E, self.nu,
-                                              fbar=bbar)
+                                              fbar=bbar, plane_stress=self.hypothesis == "plane_stress")
         if bbar:
             return bbar_cell_nodal_stresses(mesh.points, block, u, self.E, self.nu, self.hypothesis)
         if self.axisymmetric:

@@ -139,7 +139,8 @@ class NonlinearBodies:
             else:
                 response = hyperelastic_cells(self._points, part.block, u, body.finite_law, body.E, body.nu,
                                               body.thickness, group=body.group, tangent=tangent,
-                                              fbar=body.volumetric == "bbar")
+                                              fbar=body.volumetric == "bbar",
+                                              plane_stress=body.hypothesis == "plane_stress")
             if body.kinematics != "corotational":
                 cells, cell_tangents = response.energy, response.tangent
                 # the remainder cell by cell, on the cells' displacements about their mean: K u of a body
