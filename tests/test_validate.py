@@ -197,11 +197,11 @@ def test_a_variant_on_a_solver_not_installed_is_said_not_run(write_tiny_case, tm
     import dataclasses
 
     from fem2d.cli import main
-    from fem2d.linalg import base, get_solver
+    from fem2d.linalg import get_solver, registry
 
     missing = dataclasses.replace(get_solver("superlu"), name="absent", available_fn=lambda: False,
                                   install="install it so")
-    monkeypatch.setitem(base._REGISTRY, "absent", missing)
+    monkeypatch.setitem(registry.REGISTRY.added, "absent", missing)
     case = write_tiny_case(VARIANTS.split("[[validation]]\nlabel = \"steps\"")[0])  # the "default" variant only
     s = suite([case], tmp_path / "v")
     assert "default, superlu" in [spec.label for spec in s.specs]

@@ -118,8 +118,9 @@ MATERIAL = Table(
             doc="how the strain follows the motion: \"small\" (linear strain: rotations below about 0.05 rad), "
                 "\"corotational\" (Hooke's law in a frame turning with each cell: any rotation, small strains; "
                 "plane strain or plane stress) or \"finite\" (total Lagrangian finite strain with the law; plane "
-                "strain, plane stress: a thin sheet that thins freely, or axisymmetry: solids of revolution such as seals and rubber mounts, the hoop stretch "
-                "1 + u_r/R included); both solve each step by Newton iterations, on direct and static runs",
+                "strain, plane stress: a thin sheet that thins freely, or axisymmetry: solids of revolution "
+                "such as seals and rubber mounts, the hoop stretch 1 + u_r/R included); both solve each step by "
+                "Newton iterations, on direct and static runs",
         ),
         "law": String(
             default="hooke", choices=("hooke", "saint_venant_kirchhoff", "neo_hookean"),

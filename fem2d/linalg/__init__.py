@@ -1,7 +1,8 @@
 """Direct sparse solvers behind one interface, chosen by name (a case's ``solver.linear``).
 
-The backends register when this package's names are first used (importing
-:mod:`fem2d.linalg.default`, the one that picks the default, loads neither NumPy nor SciPy).
+The backends are a static table (:mod:`fem2d.linalg.registry`), each module imported when its
+backend is first asked for (importing :mod:`fem2d.linalg.default`, the one that picks the default,
+loads neither NumPy nor SciPy).
 """
 
 from __future__ import annotations
@@ -17,5 +18,5 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'fem2d.linalg' has no attribute {name!r}")
     if name == "DEFAULT_SOLVER":
         return importlib.import_module("fem2d.linalg.default").default_solver()
-    importlib.import_module("fem2d.linalg.backends")  # registration order: the default first
-    return getattr(importlib.import_module("fem2d.linalg.base"), name)
+    home = "fem2d.linalg.base" if name in ("Factorization", "SolverBackend") else "fem2d.linalg.registry"
+    return getattr(importlib.import_module(home), name)

@@ -9,7 +9,7 @@ from typing import Protocol
 import numpy as np
 import scipy.sparse as sp
 
-from fem2d.errors import FieldError, NumericalError, SolverUnavailableError
+from fem2d.errors import NumericalError, SolverUnavailableError
 
 #: What a singular K_eff most likely means, said by every backend.
 SINGULAR_CAUSE = "likely cause: a body not held by supports or a zero mass or stiffness"
@@ -163,33 +163,3 @@ class SolverBackend:
             # SuperLU, PARDISO LDL^T and LU pivot on round-off and return an answer of the order of 1e13
             raise singular_matrix_error(self.name, f"a probe solve misses its known solution by {error:.1e}")
         return factor
-
-
-_REGISTRY: dict[str, SolverBackend] = {}
-
-
-def _register_all() -> None:
-    import fem2d.linalg.backends  # noqa: F401  (each backend module registers itself)
-
-
-def register(backend: SolverBackend) -> SolverBackend:
-    """Add a backend to the registry (by its name)."""
-    _REGISTRY[backend.name] = backend
-    return backend
-
-
-def get_solver(name: str) -> SolverBackend:
-    """The backend called ``name``; an unknown name is a :class:`~fem2d.errors.FieldError`
-    (an InputError: owner ``linear solver``, field ``name``) that the case layer words with its key."""
-    _register_all()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        message = f"unknown solver {name!r}; expected one of {sorted(_REGISTRY)}"
-        raise FieldError("linear solver", "name", message) from None
-
-
-def solver_names(installed_only: bool = False) -> list[str]:
-    """Registered backend names (only the importable ones if ``installed_only``)."""
-    _register_all()
-    return [n for n, b in _REGISTRY.items() if b.available() or not installed_only]

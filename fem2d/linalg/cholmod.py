@@ -7,7 +7,7 @@ import importlib.util
 import numpy as np
 import scipy.sparse as sp
 
-from fem2d.linalg.base import SolverBackend, register
+from fem2d.linalg.base import SolverBackend
 
 
 def _available() -> bool:
@@ -33,13 +33,11 @@ class CholmodFactorization:
         return x
 
 
-CHOLMOD = register(
-    SolverBackend(
-        name="cholmod",
-        description="CHOLMOD supernodal Cholesky (cholespy)",
-        factorize_fn=CholmodFactorization,
-        available_fn=_available,
-        install="install it with `pip install 'fem2d[cholmod]'` (package cholespy)",
-        symmetric=True,
-    )
+CHOLMOD = SolverBackend(
+    name="cholmod",
+    description="CHOLMOD supernodal Cholesky (cholespy)",
+    factorize_fn=CholmodFactorization,
+    available_fn=_available,
+    install="install it with `pip install 'fem2d[cholmod]'` (package cholespy)",
+    symmetric=True,
 )

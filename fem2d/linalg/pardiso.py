@@ -46,7 +46,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from fem2d.errors import NumericalError
-from fem2d.linalg.base import SINGULAR_CAUSE, SolverBackend, is_upper_triangular, register, singular_matrix_error
+from fem2d.linalg.base import SINGULAR_CAUSE, SolverBackend, is_upper_triangular, singular_matrix_error
 from fem2d.linalg.default import mkl_runtime
 
 _INSTALL = "install MKL with `pip install mkl` (a dependency of fem2d on x86_64)"
@@ -285,42 +285,36 @@ class PardisoFactorization:
             pass
 
 
-PARDISO_CHOLESKY = register(
-    SolverBackend(
-        name="pardiso-cholesky",
-        description="Intel MKL PARDISO Cholesky (symmetric positive definite), Schur complement on the boundary",
-        factorize_fn=lambda a, boundary=None: PardisoFactorization(a, 2, boundary),
-        refactorize_fn=_refactorizer(2),
-        available_fn=_available,
-        install=_INSTALL,
-        symmetric=True,
-        schur=True,
-        upper_triangle=True,
-    )
+PARDISO_CHOLESKY = SolverBackend(
+    name="pardiso-cholesky",
+    description="Intel MKL PARDISO Cholesky (symmetric positive definite), Schur complement on the boundary",
+    factorize_fn=lambda a, boundary=None: PardisoFactorization(a, 2, boundary),
+    refactorize_fn=_refactorizer(2),
+    available_fn=_available,
+    install=_INSTALL,
+    symmetric=True,
+    schur=True,
+    upper_triangle=True,
 )
 
-PARDISO_LDLT = register(
-    SolverBackend(
-        name="pardiso-ldlt",
-        description="Intel MKL PARDISO symmetric indefinite LDL^T, Bunch-Kaufman pivoting",
-        factorize_fn=lambda a, boundary=None: PardisoFactorization(a, -2, boundary),
-        refactorize_fn=_refactorizer(-2),
-        available_fn=_available,
-        install=_INSTALL,
-        symmetric=True,
-        schur=True,
-        upper_triangle=True,
-    )
+PARDISO_LDLT = SolverBackend(
+    name="pardiso-ldlt",
+    description="Intel MKL PARDISO symmetric indefinite LDL^T, Bunch-Kaufman pivoting",
+    factorize_fn=lambda a, boundary=None: PardisoFactorization(a, -2, boundary),
+    refactorize_fn=_refactorizer(-2),
+    available_fn=_available,
+    install=_INSTALL,
+    symmetric=True,
+    schur=True,
+    upper_triangle=True,
 )
 
-PARDISO = register(
-    SolverBackend(
-        name="pardiso",
-        description="Intel MKL PARDISO supernodal LU",
-        factorize_fn=lambda a: PardisoFactorization(a, 11),
-        # no refactorisation in place: phase 22 would keep the scaling and weighted matching that
-        # phase 11 computed from the first matrix's values (solutions 1e-12 apart, run quantities 1e-7)
-        available_fn=_available,
-        install=_INSTALL,
-    )
+PARDISO = SolverBackend(
+    name="pardiso",
+    description="Intel MKL PARDISO supernodal LU",
+    factorize_fn=lambda a: PardisoFactorization(a, 11),
+    # no refactorisation in place: phase 22 would keep the scaling and weighted matching that
+    # phase 11 computed from the first matrix's values (solutions 1e-12 apart, run quantities 1e-7)
+    available_fn=_available,
+    install=_INSTALL,
 )

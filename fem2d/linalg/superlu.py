@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from fem2d.linalg.base import SolverBackend, register
+from fem2d.linalg.base import SolverBackend
 
 
 class SuperLUFactorization:
@@ -28,12 +28,10 @@ class SuperLUFactorization:
         return self._lu.solve(np.asarray(b, dtype=float))
 
 
-SUPERLU = register(
-    SolverBackend(
-        name="superlu",
-        description="SciPy SuperLU, minimum degree on A^T + A, symmetric mode",
-        factorize_fn=SuperLUFactorization,
-        available_fn=lambda: True,
-        install="it ships with SciPy",
-    )
+SUPERLU = SolverBackend(
+    name="superlu",
+    description="SciPy SuperLU, minimum degree on A^T + A, symmetric mode",
+    factorize_fn=SuperLUFactorization,
+    available_fn=lambda: True,
+    install="it ships with SciPy",
 )
