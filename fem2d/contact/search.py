@@ -42,14 +42,25 @@ position, with the centre node as the only master node (weight 1), so that
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from fem2d.fe.elements import line_shape, line_shape_derivative
 
-if TYPE_CHECKING:
-    from fem2d.contact.surface import MasterSurface
+
+class MasterSegments(Protocol):
+    """What the search reads of a master surface (:class:`fem2d.contact.surface.MasterSurface`
+    has it): the segments' ``kind`` (``"seg2"``, ``"seg3"``, or ``"circle"``), their node ids
+    ``nodes`` (n_seg, 2 or 3; a circle's centre node), the orientation ``sign`` (+1/-1 per
+    segment), how far beyond the chain's ends a point still projects (``end_reach``, m) and a
+    circle's ``radius`` (m)."""
+
+    kind: str
+    nodes: np.ndarray
+    sign: np.ndarray
+    end_reach: float
+    radius: float
 
 #: Tolerance on the local coordinate for "inside the segment".
 XI_TOLERANCE = 1e-9
@@ -221,7 +232,7 @@ class DenseCentres:
 
 
 def project(
-    surface: MasterSurface,
+    surface: MasterSegments,
     coords: np.ndarray,
     points: np.ndarray,
     exclude: np.ndarray | None = None,
@@ -331,7 +342,7 @@ def _onto_kinks(conn: np.ndarray, xs_all: np.ndarray, points: np.ndarray, rows: 
     segments (the far side of a convex kink, such as the rim of a dent a disc presses into a
     block) project on that node (xi = +-1 on a segment holding it), in place; so does a point
     whose closest point is an end of the master chain when it lies beyond that end, along the
-    end segment, by at most ``end_reach`` (m; :attr:`MasterSurface.end_reach`) and
+    end segment, by at most ``end_reach`` (m; :attr:`MasterSegments.end_reach`) and
     :data:`END_TOLERANCE` of the end segment's length, and within the segment's length of
     the end node (the gap is then measured from the end node along the end segment's
     normal). Only a point farther beyond an end of the master chain stays outside it."""
@@ -360,7 +371,7 @@ def _onto_kinks(conn: np.ndarray, xs_all: np.ndarray, points: np.ndarray, rows: 
 
 
 def finish_projection(
-    surface: MasterSurface,
+    surface: MasterSegments,
     xs_all: np.ndarray,
     points: np.ndarray,
     segment: np.ndarray,
