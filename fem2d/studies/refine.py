@@ -18,7 +18,15 @@ import numpy as np
 from fem2d.studies.convergence import Convergence, convergence
 from fem2d.studies.execution import RunRecord
 from fem2d.studies.study import DIAGNOSTICS, observed_order, quantity_names
-from fem2d.studies.time_mesh import TIME_COLUMNS, dominant, mesh_bars, time_and_mesh, time_error, timed
+from fem2d.studies.time_mesh import (
+    TIME_COLUMNS,
+    dominant,
+    formal_order,
+    mesh_bars,
+    time_and_mesh,
+    time_error,
+    timed,
+)
 
 Table = tuple[list[str], list[list[Any]]]
 
@@ -34,8 +42,6 @@ FORMATS = {"abs_error": ".2e", "rel_error": ".2e", "order": ".3g", "change": ".2
            "wall_s": ".3g", "observed order": ".3g", "gci": ".2e", "error bar": ".2e", "indicator": ".3g",
            "ref. error": ".2e", "extrap. ref. error": ".2e", "time error": ".2e", "mesh bar": ".2e"}
 
-#: formal order of the finite-element solution by element (assumed with two levels only)
-ELEMENT_ORDERS = {"quad4": 1, "tri3": 1, "quad8": 2, "quad9": 2, "tri6": 2}
 
 def level_of(record: RunRecord) -> int:
     """The ``mesh.refine`` level a run was made at."""
@@ -69,13 +75,6 @@ def _status(record: RunRecord, check: dict | None, name: str) -> str:
 def quantities(records: Sequence[RunRecord]) -> list[str]:
     """The quantities of the study's runs (diagnostics left out), in order of appearance."""
     return [n for n in quantity_names([r for r in records if r.error is None]) if n not in DIAGNOSTICS]
-
-
-def formal_order(records: Sequence[RunRecord]) -> float:
-    """The formal order of the finest run's elements (1 when unknown: the wider bar)."""
-    ok = [r for r in records if r.error is None and r.mesh]
-    kinds = ok[-1].mesh.get("elements", []) if ok else []
-    return float(min((ELEMENT_ORDERS.get(k, 1) for k in kinds), default=1))
 
 
 def study_convergence(records: Sequence[RunRecord]) -> dict[str, Convergence]:

@@ -31,6 +31,17 @@ from fem2d.studies.execution import RunRecord
 TIME_COLUMNS = ["time error", "mesh bar", "dominant"]
 
 
+#: formal order of the finite-element solution by element (assumed with two levels only)
+ELEMENT_ORDERS = {"quad4": 1, "tri3": 1, "quad8": 2, "quad9": 2, "tri6": 2}
+
+
+def formal_order(records: Sequence[RunRecord]) -> float:
+    """The formal order of the finest run's elements (1 when unknown: the wider bar)."""
+    ok = [r for r in records if r.error is None and r.mesh]
+    kinds = ok[-1].mesh.get("elements", []) if ok else []
+    return float(min((ELEMENT_ORDERS.get(k, 1) for k in kinds), default=1))
+
+
 def _level(record: RunRecord) -> int:
     from fem2d.case.loading import refine_level
 
@@ -87,8 +98,6 @@ def mesh_bars(records: Sequence[RunRecord], conv: Mapping[str, Convergence]) -> 
     not consecutive: the mesh part cannot be taken apart)."""
     if not step_follows_h(records):
         return {name: c.band for name, c in conv.items()}
-    from fem2d.studies.refine import formal_order
-
     ok = _finished(records)
     levels = [_level(r) for r in ok]
     consecutive = all(b == a + 1 for a, b in zip(levels, levels[1:]))
