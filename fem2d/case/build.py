@@ -221,7 +221,8 @@ def build_model(case: Case, keys: CaseKeys) -> Model:
                   rho=mat.get("rho") or 0.0,  # None: a static case's massless body
                   hypothesis=s["model"]["hypothesis"], thickness=s["model"]["thickness"],
                   lumped_mass=s["model"]["lumped_mass"], rayleigh=tuple(mat["rayleigh"]),
-                  volumetric=mat["volumetric"], kinematics=mat["kinematics"], law=mat["law"])
+                  volumetric=mat["volumetric"], kinematics=mat["kinematics"], law=mat["law"],
+                  frame=mat["frame"])
         for i, mat in enumerate(s["materials"])
     ]
     supports = [

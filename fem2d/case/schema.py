@@ -122,6 +122,12 @@ MATERIAL = Table(
                 "such as seals and rubber mounts, the hoop stretch 1 + u_r/R included); both solve each step by "
                 "Newton iterations, on direct and static runs",
         ),
+        "frame": String(
+            default="element", choices=("element", "body"),
+            doc="a \"corotational\" body's frame: \"element\" (a frame per cell: any rotation of the cells) or "
+                "\"body\" (one frame following the body's rigid rotation: one factorisation for the run; for a free "
+                "body whose cells turn little relative to it, direct runs; refused past 0.05 rad)",
+        ),
         "law": String(
             default="hooke", choices=("hooke", "saint_venant_kirchhoff", "neo_hookean"),
             doc="the elastic law: \"hooke\" (linear; Saint Venant-Kirchhoff with kinematics = \"finite\"), "

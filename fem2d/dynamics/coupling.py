@@ -312,7 +312,16 @@ class ContactCoupling:
 
         ``acceptable``: the residual at which a contact solve that stalls is
         accepted (:attr:`fem2d.contact.problem.CondensedProblem.acceptable`)."""
-        cond = self.condensation(dt, factor, len(rhs), counters, projection)
+        rotation = getattr(factor, "rotation", None)  # bodies in their own frame (fem2d.dynamics.frames)
+        if rotation is None:
+            cond = self.condensation(dt, factor, len(rhs), counters, projection)
+        else:  # the kept condensation of the linear K_eff, turned into the world's axes
+            from fem2d.dynamics.frames import RotatedCondensation
+
+            kept = self.condensation(dt, factor.base, len(rhs), counters, projection)
+            t0 = time.perf_counter()
+            cond = RotatedCondensation(kept, rotation)
+            counters.condensation_s += time.perf_counter() - t0
         t0 = time.perf_counter()
         work, du_boundary = cond.condense(rhs)
         counters.solve_s += time.perf_counter() - t0
@@ -325,7 +334,8 @@ class ContactCoupling:
             e, w = contact_on
             d_free = (d_free + e * cond.boundary_values(w, self.prescribed_at(t_start))) / (1.0 + e)
             # one array per step size and e: the formulations' workspaces key their caches on its identity
-            compliance = self._blended.get(dt, lambda: cond.compliance / (1.0 + e))
+            compliance = (cond.compliance / (1.0 + e) if rotation is not None
+                          else self._blended.get(dt, lambda: cond.compliance / (1.0 + e)))
         d_unshifted = d_free
         if shift is not None:
             d_free = d_free + cond.boundary_values(shift, np.zeros(len(d_free)))
@@ -338,6 +348,8 @@ class ContactCoupling:
             sol = self.formulations[0].solve(problem, state)
         else:
             blocks = self._mass_blocks if projection else self._blocks
+            if rotation is not None:  # a compliance of this iteration's rotation: its blocks not kept
+                blocks = StepSizeCache(capacity=1)
             sol = self._solve_zones(dt, compliance, d_start, d_free, state, blocks, velocity_level, acceptable)
         counters.contact_s += time.perf_counter() - t0
         counters.newton_iterations += sol.iterations

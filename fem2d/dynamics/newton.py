@@ -90,7 +90,7 @@ import numpy as np
 from fem2d.dynamics.coupling import StepFailed
 from fem2d.dynamics.effective import EffectiveMatrix
 from fem2d.dynamics.stepsizes import StepSizeCache
-from fem2d.errors import NumericalError
+from fem2d.errors import ModelError, NumericalError
 from fem2d.model.system import System
 
 if TYPE_CHECKING:
@@ -166,6 +166,12 @@ class NewtonIterations:
         self.steps = 0
         self.largest_iterations = 0
         self._indefinite = None
+        #: bodies in their own frame: their rotation on the free dofs, K_eff per step size, the largest
+        #: rotation of a cell relative to its body's frame over the steps (rad)
+        self._rotation = None
+        self._k_eff: dict = {}
+        self._frame_free: list = []
+        self.frame_rotation = 0.0
         #: the end of the last step solved, when it took one iteration: u, the remainder at its
         #: start and end, its size
         self._last_step: tuple[np.ndarray, np.ndarray, np.ndarray, float] | None = None
@@ -184,8 +190,9 @@ class NewtonIterations:
         return self._indefinite
 
     def release(self) -> None:
-        """Drop the kept tangent factorisations."""
+        """Drop the kept tangent factorisations (and the effective matrix of bodies in their own frame)."""
         self._tangents.clear()
+        self._k_eff = {}
 
     def solve(
         self, stepper: NewmarkStepper, state: StepState, prediction: Prediction, rhs: np.ndarray, dt: float,
@@ -222,7 +229,13 @@ class NewtonIterations:
 
         refreshed = settings.tangent == "refreshed"
         du = prediction.du.copy()
-        if refreshed:  # Newton's method: the tangent at the predicted increment, then at each iterate
+        frames = self._frames(stepper, dt, (w_k, w_c, w_m)) if s.nonlinear.frames else None
+        if frames is not None:  # bodies in their own frame: the linear factorisation, turned (fem2d.dynamics.frames)
+            factor, correction = frames
+            g = self._extrapolated(state, dt)
+            if g is None:
+                g, _ = remainder(du)
+        elif refreshed:  # Newton's method: the tangent at the predicted increment, then at each iterate
             factor, correction, g = refresh(du)
         else:
             kept = self._tangents.peek(dt)
@@ -238,6 +251,8 @@ class NewtonIterations:
         contact_force, solution = None, None
         scale_rhs = float(np.max(np.abs(rhs), initial=0.0))
         while True:
+            if frames is not None:
+                self._turn(s, state.u + du)
             b = rhs - w_k * (g - g_n)
             if correction is not None:
                 b += w_k * (correction @ du)
@@ -270,17 +285,80 @@ class NewtonIterations:
             if iterations >= settings.max_iterations or not np.isfinite(residual):
                 self.iterations += iterations
                 raise StepFailed(residual, iterations, "Newton")
-            if refreshed or residual_before is not None and residual > settings.refresh * residual_before or (
-                not fresh and iterations >= settings.refresh_after
-            ):
+            if frames is None and (refreshed or residual_before is not None and residual > settings.refresh *
+                                   residual_before or not fresh and iterations >= settings.refresh_after):
                 factor, correction, _ = refresh(du, evaluation if refreshed else None)
                 fresh = True
             residual_before = residual
         self.iterations += iterations
+        if frames is not None:
+            self._check_frames(s, evaluation, t_new)
         self.steps += 1
         self._last_step = (state.u + du, g_n, g, dt) if iterations == 1 else None
         self.largest_iterations = max(self.largest_iterations, iterations)
         return du, contact_force, solution, g
+
+    def _frames(self, stepper: NewmarkStepper, dt: float, weights: tuple[float, float, float]):
+        r"""The Newton matrix :math:`Q K_{eff} Q^T` of bodies in their own frame
+        (:mod:`fem2d.dynamics.frames`): the linear factorisation turned and its correction, made
+        once per step size (one factorisation for a run of one step size)."""
+        from fem2d.dynamics.frames import FrameCorrection, FrameRotation, RotatedFactor
+
+        s, (w_k, w_c, w_m) = stepper.system, weights
+        if self._rotation is None:
+            self._rotation = FrameRotation(*self._frame_pairs(s))
+            if self.settings.tangent == "refreshed":
+                raise ModelError(s.nonlinear.frames[0].body, "frame", "a body in its own frame steps on the "
+                                 "factorisation of the linear model: solver.tangent = \"refreshed\" would be "
+                                 "ignored (use \"kept\", or frame = \"element\")")
+        if w_m == 0.0:
+            raise ModelError(s.nonlinear.frames[0].body, "frame", "a body in its own frame is for direct runs (a "
+                             "free body with inertia); a static run needs frame = \"element\"")
+        k_eff = self._k_eff.get(dt)
+        if k_eff is None:
+            k_eff = w_k * s.K_free + w_m * stepper.scheme.mass(s)
+            if s.C_free is not None and w_c:
+                k_eff = k_eff + w_c * s.C_free
+            self._k_eff = {dt: k_eff.tocsr()}
+        return RotatedFactor(stepper.factor(dt), self._rotation), FrameCorrection(self._k_eff[dt], w_k, self._rotation)
+
+    def _frame_pairs(self, s: System) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The free (x, y) dofs of every node of the bodies in their own frame, and each node's body;
+        refused (one line) for a model that mixes frames or a body with a prescribed dof."""
+        if s.nonlinear.parts:
+            body = s.nonlinear.parts[0].body
+            raise ModelError(body, "kinematics", f"body {body.group!r} ({body.kinematics!r}, its cells' own frames) "
+                             "steps with bodies in their own frame: give every corotational body frame = \"body\", "
+                             "or none")
+        x, y, which = [], [], []
+        for k, part in enumerate(s.nonlinear.frames):
+            free = s.free_index[part.dofs]
+            if np.any(free < 0):
+                raise ModelError(part.body, "frame", f"body {part.body.group!r} has supported dofs: a frame per body "
+                                 "is for a free body (held by contact and loads); use frame = \"element\"")
+            x.append(free[0::2])
+            y.append(free[1::2])
+            which.append(np.full(len(part.dofs) // 2, k))
+        self._frame_free = [s.free_index[part.dofs] for part in s.nonlinear.frames]
+        return np.concatenate(x), np.concatenate(y), np.concatenate(which)
+
+    def _turn(self, s: System, u_free: np.ndarray) -> None:
+        """Set the frames' angles to those of the free displacement ``u_free``."""
+        for k, (part, free) in enumerate(zip(s.nonlinear.frames, self._frame_free)):
+            self._rotation.angles[k] = part.frame.angle(u_free[free])
+
+    def _check_frames(self, s: System, evaluation, t: float) -> None:
+        """Refuse to go on where a body's cells turned beyond the small-displacement model relative to
+        its frame (:data:`~fem2d.dynamics.rotation.ROTATION_LIMIT`); keep the largest such rotation."""
+        from fem2d.dynamics.rotation import ROTATION_LIMIT
+
+        for part, (_, relative) in zip(s.nonlinear.frames, evaluation.frames):
+            self.frame_rotation = max(self.frame_rotation, relative)
+            if relative > ROTATION_LIMIT:
+                raise ModelError(part.body, "frame", f"at t = {t:.6g} s a cell of body {part.body.group!r} turned by "
+                                 f"{relative:.3g} rad relative to the body's frame, beyond the small-displacement "
+                                 f"model seen from it ({ROTATION_LIMIT:g} rad): the body bends or flaps, use "
+                                 "frame = \"element\"")
 
     def _extrapolated(self, state: StepState, dt: float) -> np.ndarray | None:
         r"""The remainder at the step's predicted end, extrapolated linearly in time from the last

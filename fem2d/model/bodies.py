@@ -38,6 +38,8 @@ AUTO_NU = 0.45
 
 #: How a body's strain follows its motion (:attr:`Body.kinematics`).
 KINEMATICS = ("small", "corotational", "finite")
+#: The frames of a corotational body (:attr:`Body.frame`).
+FRAMES = ("element", "body")
 
 #: A body's elastic law (:attr:`Body.law`).
 LAWS = ("hooke", "saint_venant_kirchhoff", "neo_hookean")
@@ -109,6 +111,12 @@ class Body:
         with the hyperelastic ``law`` (:mod:`fem2d.fe.hyperelastic`); plane strain, or
         axisymmetry (:mod:`fem2d.fe.axisymmetric_hyperelastic`: the hoop stretch
         :math:`1 + u_r / R`, a rubber seal or mount). Both solve each step by Newton iterations.
+    frame : {"element", "body"}
+        The frame of a ``"corotational"`` body: ``"element"`` (the default, a frame per cell: any
+        rotation of the cells, the tangent refactorised as they turn) or ``"body"``, one frame that
+        follows the body's rigid rotation (:mod:`fem2d.fe.body_frame`): for a free body whose cells
+        turn little relative to one another (a rolling wheel, a tumbling block), whose steps then
+        share one factorisation; direct runs only, the body free of supports.
     law : {"hooke", "saint_venant_kirchhoff", "neo_hookean"}
         The elastic law. ``"hooke"`` is the linear law of ``"small"`` and
         ``"corotational"`` bodies, and means Saint Venant-Kirchhoff for a ``"finite"``
@@ -156,6 +164,7 @@ class Body:
     volumetric: str = "auto"
     kinematics: str = "small"
     law: str = "hooke"
+    frame: str = "element"
 
     def __post_init__(self) -> None:
         expect_instance(self, "group", self.group, str, "a group name (str)")
@@ -200,6 +209,11 @@ class Body:
         if self.law != "hooke" and self.kinematics != "finite":
             raise ModelError(self, "law", f"{self.law!r} is a finite-strain law: it needs kinematics = \"finite\" "
                                           f"(this body's is {self.kinematics!r})")
+        if self.frame not in FRAMES:
+            raise ModelError(self, "frame", f"expected one of {', '.join(map(repr, FRAMES))}, got {self.frame!r}")
+        if self.frame != "element" and self.kinematics != "corotational":
+            raise ModelError(self, "frame", f"a frame per body is for \"corotational\" bodies (this body's "
+                                            f"kinematics is {self.kinematics!r})")
         if self.kinematics == "small":
             return
         if self.kinematics == "corotational" and self.axisymmetric:

@@ -34,6 +34,7 @@ import scipy.sparse as sp
 from fem2d.fe import node_dofs
 from fem2d.fe.axisymmetric_fbar import axisymmetric_fbar_cells
 from fem2d.fe.axisymmetric_hyperelastic import axisymmetric_hyperelastic_cells
+from fem2d.fe.body_frame import BodyFrame
 from fem2d.fe.corotational import corotational_frame
 from fem2d.fe.corotational_kernel import corotational_remainder, shared_stiffness
 from fem2d.fe.hyperelastic import hyperelastic_cells
@@ -58,6 +59,35 @@ class BodyPart:
 
 
 @dataclass(frozen=True)
+class FramePart:
+    """A ``"corotational"`` body in its own frame (:mod:`fem2d.fe.body_frame`): the body, its
+    :class:`~fem2d.fe.body_frame.BodyFrame` and its nodes' dofs (interleaved)."""
+
+    body: object
+    frame: BodyFrame
+    dofs: np.ndarray
+
+
+def frame_part(points: np.ndarray, body, blocks: list[CellBlock], stiffness: list[np.ndarray]) -> FramePart:
+    """The :class:`FramePart` of ``body`` made of its cell ``blocks`` with their cells' ``stiffness``."""
+    from fem2d.dynamics.rotation import _body_areas  # (the area shares a run's rotations are weighted by)
+
+    nodes, weights = _body_areas(points, blocks)
+    local = np.full(len(points), -1)
+    local[nodes] = np.arange(len(nodes))
+    k_blocks, dof_blocks, cells = [], [], []
+    for block, k in zip(blocks, stiffness):
+        cell_nodes = local[block.nodes]
+        k_blocks.append(k)
+        dof_blocks.append(node_dofs(cell_nodes))
+        cells.append((cell_nodes, corotational_frame(points, block)[0]))
+    from fem2d.fe import assemble_matrix
+
+    K = assemble_matrix(k_blocks, dof_blocks, 2 * len(nodes)).tocsr()
+    return FramePart(body, BodyFrame(points[nodes], weights, K, cells), node_dofs(nodes[:, None]).ravel())
+
+
+@dataclass(frozen=True)
 class Evaluation:
     """:class:`NonlinearBodies` at one displacement: the strain energy ``energy`` (J), the
     remainder ``remainder`` :math:`g(u)` on all dofs (N), when asked for, the tangent
@@ -70,6 +100,9 @@ class Evaluation:
     remainder: np.ndarray
     tangent: sp.csr_matrix | None
     linear_energy: float = 0.0
+    #: per body in its own frame (:class:`FramePart`): the frame's angle and the largest rotation of a
+    #: cell relative to it (rad)
+    frames: tuple[tuple[float, float], ...] = ()
 
 
 class NonlinearBodies:
@@ -89,9 +122,16 @@ class NonlinearBodies:
         self.bodies = tuple(bodies)
         self.n_dofs = n_dofs
         self._points = np.asarray(mesh.points, dtype=float)[:, :2]
-        parts, k_blocks, dof_blocks = [], [], []
+        parts, k_blocks, dof_blocks, frames = [], [], [], []
         for body in self.bodies:
-            for block in blocks_of(mesh, body, "group", body.group, dimension=2):
+            blocks = blocks_of(mesh, body, "group", body.group, dimension=2)
+            if getattr(body, "frame", "element") == "body":
+                stiffness = [body.cell_stiffness(self._points, block) for block in blocks]
+                frames.append(frame_part(self._points, body, blocks, stiffness))
+                k_blocks.extend(stiffness)
+                dof_blocks.extend(node_dofs(block.nodes) for block in blocks)
+                continue
+            for block in blocks:
                 k = body.cell_stiffness(self._points, block)
                 dofs = node_dofs(block.nodes)
                 frame, shared = None, None
@@ -101,17 +141,21 @@ class NonlinearBodies:
                 k_blocks.append(k)
                 dof_blocks.append(dofs)
         self.parts = tuple(parts)
+        #: the bodies in their own frame (:class:`FramePart`)
+        self.frames = tuple(frames)
         from fem2d.fe import assemble_matrix
 
         #: :math:`K_{nl}`: the small-strain stiffness of these bodies (all dofs)
         self.linear = assemble_matrix(k_blocks, dof_blocks, n_dofs).tocsr()
-        self._pattern = self._tangent_pattern(dof_blocks)
+        self._pattern = self._tangent_pattern([node_dofs(p.block.nodes) for p in self.parts])
         self._last: tuple[np.ndarray, Evaluation] | None = None
         #: evaluations made (each one pass over the bodies' cells)
         self.evaluations = 0
 
     def _tangent_pattern(self, dof_blocks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The (row, column) of every element-matrix entry, in the order the tangents are made."""
+        if not dof_blocks:  # bodies in their own frame only
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
         rows = [np.repeat(d, d.shape[1], axis=1).ravel() for d in dof_blocks]
         cols = [np.tile(d, (1, d.shape[1])).ravel() for d in dof_blocks]
         return np.concatenate(rows), np.concatenate(cols)
@@ -158,11 +202,25 @@ class NonlinearBodies:
             force += np.bincount(part.dofs.ravel(), rest.ravel(), minlength=self.n_dofs)
             if tangent:
                 values.append(cell_tangents.ravel())
+        frames = []
+        for part in self.frames:
+            try:
+                out = part.frame.evaluate(u[part.dofs])
+            except InvertedCells as exc:
+                raise InvertedCells(f"group {part.body.group!r}: {exc}") from None
+            energy += out.energy
+            linear_energy += out.linear_energy
+            force[part.dofs] += out.force - out.linear_force
+            frames.append((out.theta, out.relative_rotation))
         self.evaluations += 1
         matrix = None
         if tangent:
             rows, cols = self._pattern
-            matrix = sp.csr_matrix((np.concatenate(values), (rows, cols)), shape=(self.n_dofs, self.n_dofs))
-        evaluation = Evaluation(energy, force, matrix, linear_energy)
+            values = np.concatenate(values) if values else np.zeros(0)
+            matrix = sp.csr_matrix((values, (rows, cols)), shape=(self.n_dofs, self.n_dofs))
+            for part, (theta, _) in zip(self.frames, frames):  # the rotated stiffness, no geometric terms
+                K = part.frame.rotated_stiffness(theta).tocoo()
+                matrix = matrix + sp.csr_matrix((K.data, (part.dofs[K.row], part.dofs[K.col])), matrix.shape)
+        evaluation = Evaluation(energy, force, matrix, linear_energy, tuple(frames))
         self._last = (u.copy(), evaluation)
         return evaluation
