@@ -29,29 +29,16 @@ import fem2d
 from fem2d.exact.hertz import HertzLineContact
 from fem2d.mesh.disc import half_disc
 from fem2d.mesh.mesh import CellBlock, Mesh
-from fem2d.studies.profiles import centre_of, exact_profile, profile_error
+from fem2d.studies.profiles import centre_of, exact_profile, profile_error, table_profile
 
 RADIUS, LOAD, E, NU = 0.05, 3.6e6, 2.1e11, 0.3
 METHODS = {"lagrange": fem2d.LagrangeFormulation, "penalty": fem2d.PenaltyFormulation,
            "continuous": fem2d.ContinuousFormulation}
 
 
-def last_profile(result: fem2d.Result) -> tuple[np.ndarray, np.ndarray]:
-    """(s, p) of the first zone at the last kept instant, sorted by s."""
-    header, rows = result.fields.pressure
-    col = {name: i for i, name in enumerate(header)}
-    zone = rows[0][col["zone"]]
-    end = max(float(r[col["time_s"]]) for r in rows if r[col["zone"]] == zone)
-    kept = [r for r in rows if r[col["zone"]] == zone and float(r[col["time_s"]]) == end]
-    s = np.array([r[col["s_m"]] for r in kept], dtype=float)
-    p = np.array([r[col["pressure_Pa"]] for r in kept], dtype=float)
-    order = np.argsort(s)
-    return s[order], p[order]
-
-
 def errors(result: fem2d.Result, exact: HertzLineContact) -> tuple[float, float, float]:
     q = result.quantities
-    s, p = last_profile(result)
+    s, p = table_profile(*result.fields.pressure)
     profile = profile_error(s, p, exact_profile(s, exact.peak_pressure, exact.half_width, centre_of(s, p)))
     return (abs(q["peak_pressure"] / exact.peak_pressure - 1.0),
             abs(q["contact_half_width"] / exact.half_width - 1.0), profile)

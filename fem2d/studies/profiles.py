@@ -34,7 +34,12 @@ def last_profile(record: RunRecord) -> tuple[np.ndarray, np.ndarray] | None:
     table = read_pressure_csv(Path(record.spec.out_dir) / "pressure.csv")
     if table is None or not table[1]:
         return None
-    header, rows = table
+    return table_profile(*table)
+
+
+def table_profile(header: Sequence[str], rows: Sequence[Sequence]) -> tuple[np.ndarray, np.ndarray]:
+    """(s, p) of the first zone at the last instant of a pressure table (``pressure.csv``'s, or a
+    :class:`~fem2d.runs.result.Result`'s ``fields.pressure``), sorted by s."""
     col = {name: i for i, name in enumerate(header)}
     zone = rows[0][col["zone"]]
     end = max(float(r[col["time_s"]]) for r in rows if r[col["zone"]] == zone)
