@@ -310,12 +310,12 @@ def test_a_punch_on_a_tilted_plane_wears_to_a_uniform_pressure():
     """Archard's steady state: the block (held from turning by its sides, free to go down) pressed
     by P on a plane tilted by 1 um over its width, which slides along itself. The tilt makes the
     pressure 7.7 % uneven; the surface wears where it is pressed most until it lies on the plane:
-    with the update the pressure's spread falls at every step, to 0.2 % by E k V T / H = 10, and the
+    with the update the pressure's spread falls at every step, to 0.2 % by E k V T / H = 10 (45 steps), and the
     worn profile is the tilt, d(x) - d(0) = theta x, to 5 % of theta L; without it the spread stays."""
     from fem2d.contact.kinematics import slave_weights
     from fem2d.runs.static import StaticAnalysis
 
-    rise, k, steps = 1e-6, 1e-9, 30
+    rise, k, steps = 1e-6, 1e-9, 45  # the update's gain 40 / steps (tests/test_wear_gain.py)
     normal = np.array([-rise / L, 1.0]) / np.hypot(rise / L, 1.0)
     along = np.array([normal[1], -normal[0]])
     spreads = {}

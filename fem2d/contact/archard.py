@@ -29,6 +29,7 @@ import numpy as np
 
 from fem2d.contact.kinematics import slave_weights
 from fem2d.contact.problem import ContactZone
+from fem2d.contact.wear_gain import UpdateGain
 from fem2d.model.wear import Wear
 
 
@@ -57,7 +58,9 @@ class ZoneWear:
 
     ``depth`` (n_slave,) is the accumulated worn depth (m); :meth:`on_step`
     adds the accepted step's increment and records, per step, the time,
-    the largest depth, the worn area and the Archard power.
+    the largest depth, the worn area, the Archard power and, with ``update``,
+    the gain of the explicit update (:mod:`fem2d.contact.wear_gain`, kept in
+    :attr:`gain`; 0 without ``update``).
     """
 
     def __init__(self, zone: ContactZone, wear: Wear) -> None:
@@ -68,7 +71,9 @@ class ZoneWear:
         self.depth.flags.writeable = False
         self.energy = 0.0  # sum of F |ds| (J per unit thickness), for the mean power
         self.duration = 0.0
-        self._rows: list[tuple[float, float, float, float]] = [(0.0, 0.0, 0.0, 0.0)]
+        #: the gain of the update (None without ``update``: nothing is fed back)
+        self.gain = UpdateGain() if wear.update else None
+        self._rows: list[tuple[float, ...]] = [(0.0, 0.0, 0.0, 0.0, 0.0)]
         self._depths: list[np.ndarray] = [self.depth]
 
     @property
@@ -78,19 +83,34 @@ class ZoneWear:
 
     def start(self, t: float) -> None:
         """Set the time of the first record (the run's start)."""
-        self._rows[0] = (float(t), 0.0, 0.0, 0.0)
+        self._rows[0] = (float(t), 0.0, 0.0, 0.0, 0.0)
 
-    def on_step(self, t: float, dt: float, normal_force: np.ndarray, slip: np.ndarray) -> None:
-        """Add the wear of an accepted step ending at ``t`` of length ``dt`` (s)."""
+    def rates(self, slip: np.ndarray) -> np.ndarray:
+        """:math:`D_j = a\\, k\\, |\\Delta s_j| / w_j` (m/N) of a step's slip: its depth per
+        normal force (0 where :math:`w_j = 0`)."""
+        safe = np.where(self.weight > 0.0, self.weight, 1.0)
+        rate = self.wear.acceleration * self.wear.coefficient * np.abs(np.asarray(slip, dtype=float)) / safe
+        return np.where(self.weight > 0.0, rate, 0.0)
+
+    def on_step(self, t: float, dt: float, normal_force: np.ndarray, slip: np.ndarray,
+                compliance: np.ndarray | None = None, make_delassus=None) -> float:
+        """Add the wear of an accepted step ending at ``t`` of length ``dt`` (s); with the
+        step's ``compliance`` and ``make_delassus`` (its normal Delassus, m/N, made on demand),
+        the gain of the update (:class:`~fem2d.contact.wear_gain.UpdateGain`), returned."""
         self.depth = self.depth + archard_increment(self.wear.coefficient, normal_force, self.weight, slip,
                                                     self.wear.acceleration)
         self.depth.flags.writeable = False
+        gain = 0.0
+        if self.gain is not None and compliance is not None:
+            active = (np.asarray(normal_force) > 0.0) & (self.weight > 0.0)
+            gain = self.gain.on_step(t, self.rates(slip), active, compliance, make_delassus)
         work = float(np.sum(np.maximum(normal_force, 0.0) * np.abs(slip)))
         self.energy += work
         self.duration += dt
         self._rows.append((float(t), float(self.depth.max(initial=0.0)), self.worn_area,
-                           work / dt if dt > 0.0 else 0.0))
+                           work / dt if dt > 0.0 else 0.0, gain))
         self._depths.append(self.depth)
+        return gain
 
     @property
     def worn_area(self) -> float:
@@ -104,9 +124,10 @@ class ZoneWear:
 
     def series(self) -> dict[str, np.ndarray]:
         """Per record (the start, then every accepted step): ``time``, ``max_depth`` (m),
-        ``worn_area``, ``power`` (W per unit thickness over the step ending there) and
-        ``depth`` (n_records, n_slave), m."""
-        table = np.array(self._rows, dtype=float).reshape(-1, 4)
-        out = {name: table[:, k].copy() for k, name in enumerate(("time", "max_depth", "worn_area", "power"))}
+        ``worn_area``, ``power`` (W per unit thickness over the step ending there), ``gain``
+        (of the update over that step) and ``depth`` (n_records, n_slave), m."""
+        table = np.array(self._rows, dtype=float).reshape(-1, 5)
+        names = ("time", "max_depth", "worn_area", "power", "gain")
+        out = {name: table[:, k].copy() for k, name in enumerate(names)}
         out["depth"] = np.vstack(self._depths)
         return out

@@ -42,18 +42,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from fem2d.contact.active_set import AndersonAcceleration
 from fem2d.contact.archard import ZoneWear
-from fem2d.contact.kinematics import node_kinematics
+from fem2d.contact.kinematics import Rows, node_kinematics
 from fem2d.contact.problem import CondensedProblem, ContactFormulation, ContactSolution, ContactZone
 from fem2d.contact.surface import master_surface
+from fem2d.contact.wear_gain import UNSTABLE, unstable_wear_message
 from fem2d.contact.workspace import ContactWorkspace
 from fem2d.dynamics.condensation import BoundaryCondensation, condensation
 from fem2d.dynamics.stepsizes import StepSizeCache
+from fem2d.errors import NumericalError
 from fem2d.linalg.base import Factorization
 from fem2d.model.system import System
 from fem2d.model.wear import Wear
@@ -193,6 +196,9 @@ class ContactCoupling:
             raise ValueError(f"{len(self.zones)} contact zones but {len(wears)} wear settings")
         #: per zone, its worn depths (None for a zone that does not wear)
         self.wear = [None if w is None else ZoneWear(z, w) for z, w in zip(self.zones, wears)]
+        # the last solve's compliance and boundary displacements (start, end): the wear's gain
+        self._last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._wears = any(w is not None and w.gain is not None for w in self.wear)
 
     def _offset(self, z: int) -> np.ndarray | None:
         """The worn depth zone z's gaps add at this step (None: none)."""
@@ -206,13 +212,33 @@ class ContactCoupling:
 
     def on_step(self, t: float, dt: float, sol: ContactSolution | None) -> None:
         """Wear the zones by an accepted step ending at ``t`` with solution ``sol``
-        (:mod:`fem2d.contact.archard`)."""
+        (:mod:`fem2d.contact.archard`); a zone whose update became unstable
+        (:mod:`fem2d.contact.wear_gain`) stops the run with a
+        :class:`~fem2d.errors.NumericalError`."""
         if sol is None or not any(w is not None for w in self.wear):
             return
         parts = sol.parts if sol.parts else (sol,)
-        for wear, part in zip(self.wear, parts):
+        compliance = None if self._last is None else self._last[0]
+        for z, (wear, part) in enumerate(zip(self.wear, parts)):
             if wear is not None:
-                wear.on_step(t, dt, part.normal_force, part.slip)
+                gain = wear.on_step(t, dt, part.normal_force, part.slip, compliance,
+                                    partial(self._normal_delassus, z, part.state))
+                if gain > UNSTABLE:
+                    raise NumericalError(unstable_wear_message(self.zones[z].name, wear.wear, t, gain))
+
+    def _normal_delassus(self, z: int, state: Any) -> np.ndarray:
+        """Zone z's normal Delassus :math:`B_n C B_n^T` (n_slave, n_slave; m/N) at the end
+        of the last solve: its slave nodes' gaps (node to segment) on its compliance."""
+        compliance, d_start, d_end = self._last
+        dofs = self._zone_dofs[z]
+        block = compliance if len(self.zones) == 1 else compliance[np.ix_(dofs, dofs)]
+        zone = self.zones[z]
+        surface = getattr(state, "surface", None) or master_surface(zone)
+        problem = CondensedProblem(zone, d_start[dofs].reshape(-1, 2), d_end[dofs].reshape(-1, 2), block, 0.0)
+        B = node_kinematics(problem, surface, problem.d_free).B
+        n = zone.n_slave
+        normal = Rows(B.cols[:n], B.vals[:n], B.n_cols)
+        return normal.times_transpose(normal.times(block))
 
     @property
     def zone(self) -> ContactZone:
@@ -356,6 +382,8 @@ class ContactCoupling:
         if not sol.converged:
             raise StepFailed(sol.residual, sol.iterations)
         p = sol.forces.ravel()
+        if self._wears:
+            self._last = (compliance, d_start, d_unshifted + compliance @ p)
         if shift is not None:  # the law's gap and slip are the shifted point's: report the step's own
             gap, slip = self._step_kinematics(sol, d_start, d_unshifted + compliance @ p, dt)
             parts, start = [], 0

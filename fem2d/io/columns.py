@@ -32,7 +32,7 @@ UNITS: dict[str, str] = {
     "slave_normal_force": "N", "slave_tangential_force": "N", "slave_gap": "m", "slave_status": "-",
     "slave_dx": "m", "slave_dy": "m",
     # Archard wear (worn_area: m^2 per unit thickness, m^3 on an axisymmetric zone, so no one unit)
-    "wear_max_depth": "m", "slave_wear_depth": "m", "wear_power": "W",
+    "wear_max_depth": "m", "slave_wear_depth": "m", "wear_power": "W", "wear_gain": "-",
     # counts and statuses
     "newton_iterations": "-", "n_active": "-", "n_sliding": "-", "n_left_master": "-", "stuck": "-", "contact": "-",
     # bodies, supports, groups

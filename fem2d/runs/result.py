@@ -314,6 +314,9 @@ def run(
             exc.result = dataclasses.replace(exc.result, case=case, warnings=[*built.warnings, *exc.result.warnings],
                                              timing={"wall_s": time.perf_counter() - start, **exc.result.timing})
         raise
+    except NumericalError as exc:  # stopped by a guard of the march (an unstable wear update): said in the case's name
+        said = str(exc)
+        raise NumericalError(said if said.startswith(case.where) else f"{case.where}: {said}") from None
     except SystemExit as exc:  # a library that exits instead of raising: fem2d.run never does
         raise Fem2dError(f"{case.where}: a library stopped the run (exit status {exc.code})") from None
     except (np.linalg.LinAlgError, FloatingPointError, ZeroDivisionError) as exc:
